@@ -1,0 +1,227 @@
+#include "hw/config/config.h"
+
+#include "hw/config/config_error.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace starfish::config {
+
+using nlohmann::json;
+
+namespace {
+
+std::string where(const std::string &source) {
+    return source.empty() ? std::string() : " (from " + source + ")";
+}
+
+[[noreturn]] void type_error(const ParamSpec &spec, const json &value, const std::string &source) {
+    throw ConfigError("configuration key '" + spec.key + "' expects " +
+                      param_type_name(spec.type) + " " + spec.allowed_text() + ", got " +
+                      value.dump() + where(source));
+}
+
+void check_range(const ParamSpec &spec, double v, const json &value, const std::string &source) {
+    if ((spec.min && v < *spec.min) || (spec.max && v > *spec.max) || std::isnan(v)) {
+        std::string unit = spec.unit.empty() ? "" : " " + spec.unit;
+        throw ConfigError("configuration key '" + spec.key + "' = " + value.dump() +
+                          " is out of range; allowed " + spec.allowed_text() + unit +
+                          where(source));
+    }
+}
+
+} // namespace
+
+json checked_value(const ParamSpec &spec, const json &value, const std::string &source) {
+    switch (spec.type) {
+    case ParamType::Int: {
+        long long v = 0;
+        if (value.is_number_integer()) {
+            v = value.get<long long>();
+        } else if (value.is_number_float()) {
+            // 3.0 is acceptable for an integer; 3.5 is not.
+            double d = value.get<double>();
+            if (std::floor(d) != d || std::fabs(d) > 9.0e15) {
+                type_error(spec, value, source);
+            }
+            v = static_cast<long long>(d);
+        } else {
+            type_error(spec, value, source);
+        }
+        check_range(spec, static_cast<double>(v), value, source);
+        return json(v);
+    }
+    case ParamType::Real: {
+        if (!value.is_number()) {
+            type_error(spec, value, source);
+        }
+        double v = value.get<double>();
+        check_range(spec, v, value, source);
+        return json(v);
+    }
+    case ParamType::Bool:
+        if (!value.is_boolean()) {
+            type_error(spec, value, source);
+        }
+        return value;
+    case ParamType::String: {
+        if (!value.is_string()) {
+            type_error(spec, value, source);
+        }
+        if (!spec.choices.empty()) {
+            const std::string &s = value.get_ref<const std::string &>();
+            bool ok = false;
+            for (const auto &c : spec.choices) {
+                ok = ok || c == s;
+            }
+            if (!ok) {
+                throw ConfigError("configuration key '" + spec.key + "' = " + value.dump() +
+                                  " is not allowed; " + spec.allowed_text() + where(source));
+            }
+        }
+        return value;
+    }
+    }
+    type_error(spec, value, source);
+}
+
+Config::Config(const Registry &registry) : registry_(&registry) {
+    for (const auto &[key, spec] : registry.all()) {
+        values_[key] = spec.default_value;
+        sources_[key] = "default";
+    }
+}
+
+void Config::set(const std::string &key, const json &value, const std::string &source) {
+    const ParamSpec &spec = registry_->at(key);
+    values_[key] = checked_value(spec, value, source);
+    sources_[key] = source;
+}
+
+void Config::set_from_text(const std::string &key, const std::string &text,
+                           const std::string &source) {
+    const ParamSpec &spec = registry_->at(key);
+    json value;
+    switch (spec.type) {
+    case ParamType::Int: {
+        errno = 0;
+        char *end = nullptr;
+        long long v = std::strtoll(text.c_str(), &end, 10);
+        if (text.empty() || *end != '\0' || errno == ERANGE) {
+            // Let "1e3" or "2.0" through the float path; checked_value rejects fractions.
+            char *fend = nullptr;
+            double d = std::strtod(text.c_str(), &fend);
+            if (text.empty() || *fend != '\0') {
+                type_error(spec, json(text), source);
+            }
+            value = d;
+        } else {
+            value = v;
+        }
+        break;
+    }
+    case ParamType::Real: {
+        char *end = nullptr;
+        double d = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0') {
+            type_error(spec, json(text), source);
+        }
+        value = d;
+        break;
+    }
+    case ParamType::Bool:
+        if (text == "true" || text == "1" || text == "yes" || text == "on") {
+            value = true;
+        } else if (text == "false" || text == "0" || text == "no" || text == "off") {
+            value = false;
+        } else {
+            type_error(spec, json(text), source);
+        }
+        break;
+    case ParamType::String:
+        value = text;
+        break;
+    }
+    set(key, value, source);
+}
+
+const ParamSpec &Config::spec_of(const std::string &key, ParamType expected) const {
+    const ParamSpec &spec = registry_->at(key);
+    bool ok = spec.type == expected || (expected == ParamType::Real && spec.type == ParamType::Int);
+    if (!ok) {
+        throw std::logic_error("configuration key '" + key + "' is " +
+                               param_type_name(spec.type) + ", read as " +
+                               param_type_name(expected));
+    }
+    return spec;
+}
+
+long long Config::get_int(const std::string &key) const {
+    spec_of(key, ParamType::Int);
+    return values_.at(key).get<long long>();
+}
+
+double Config::get_real(const std::string &key) const {
+    spec_of(key, ParamType::Real);
+    return values_.at(key).get<double>();
+}
+
+bool Config::get_bool(const std::string &key) const {
+    spec_of(key, ParamType::Bool);
+    return values_.at(key).get<bool>();
+}
+
+const std::string &Config::get_string(const std::string &key) const {
+    spec_of(key, ParamType::String);
+    return values_.at(key).get_ref<const std::string &>();
+}
+
+const json &Config::get(const std::string &key) const {
+    registry_->at(key);
+    return values_.at(key);
+}
+
+const std::string &Config::source(const std::string &key) const {
+    registry_->at(key);
+    return sources_.at(key);
+}
+
+void Config::validate() const {
+    std::string errors;
+    for (const auto &check : registry_->checks()) {
+        std::string msg = check(*this);
+        if (!msg.empty()) {
+            errors += (errors.empty() ? "" : "\n") + msg;
+        }
+    }
+    if (!errors.empty()) {
+        throw ConfigError(errors);
+    }
+}
+
+json Config::to_flat_json() const {
+    json out = json::object();
+    for (const auto &[key, value] : values_) {
+        out[key] = value;
+    }
+    return out;
+}
+
+json Config::to_nested_json() const {
+    json out = json::object();
+    for (const auto &[key, value] : values_) {
+        out[json::json_pointer("/" + [&] {
+            std::string p = key;
+            for (auto &c : p) {
+                if (c == '.') {
+                    c = '/';
+                }
+            }
+            return p;
+        }())] = value;
+    }
+    return out;
+}
+
+} // namespace starfish::config

@@ -1,0 +1,54 @@
+#pragma once
+// The effective configuration: a value for every registered parameter, with the
+// place each value came from. Values are validated when set.
+
+#include "hw/config/registry.h"
+
+#include <nlohmann/json.hpp>
+#include <map>
+#include <string>
+
+namespace starfish::config {
+
+class Config {
+public:
+    // Starts from every parameter's registered default.
+    explicit Config(const Registry &registry);
+
+    const Registry &registry() const { return *registry_; }
+
+    // Sets a value after checking its type and range; `source` says where it came
+    // from ("default.json", "--set", ...) for listings and error messages.
+    void set(const std::string &key, const nlohmann::json &value, const std::string &source);
+    // Parses text as the parameter's type, then sets it (used by --set key=value).
+    void set_from_text(const std::string &key, const std::string &text, const std::string &source);
+
+    long long get_int(const std::string &key) const;
+    double get_real(const std::string &key) const; // also accepts Int parameters
+    bool get_bool(const std::string &key) const;
+    const std::string &get_string(const std::string &key) const;
+    const nlohmann::json &get(const std::string &key) const;
+    const std::string &source(const std::string &key) const;
+
+    // Runs the registry's cross-parameter checks; throws ConfigError listing all failures.
+    void validate() const;
+
+    // {"disk.rpm": 4002, ...} sorted by key.
+    nlohmann::json to_flat_json() const;
+    // {"disk": {"rpm": 4002}, ...}
+    nlohmann::json to_nested_json() const;
+
+private:
+    const ParamSpec &spec_of(const std::string &key, ParamType expected) const;
+
+    const Registry *registry_;
+    std::map<std::string, nlohmann::json> values_;
+    std::map<std::string, std::string> sources_;
+};
+
+// Checks a JSON value against a parameter; returns a normalised value (Int stays
+// integer, Real becomes double) or throws ConfigError naming the key and the range.
+nlohmann::json checked_value(const ParamSpec &spec, const nlohmann::json &value,
+                             const std::string &source);
+
+} // namespace starfish::config

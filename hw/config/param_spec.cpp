@@ -1,0 +1,57 @@
+#include "hw/config/param_spec.h"
+
+#include <sstream>
+
+namespace starfish::config {
+
+const char *param_type_name(ParamType type) {
+    switch (type) {
+    case ParamType::Int:
+        return "integer";
+    case ParamType::Real:
+        return "number";
+    case ParamType::Bool:
+        return "boolean";
+    case ParamType::String:
+        return "string";
+    }
+    return "?";
+}
+
+namespace {
+std::string number_text(double v, ParamType type) {
+    std::ostringstream os;
+    if (type == ParamType::Int) {
+        os << static_cast<long long>(v);
+    } else {
+        os << v;
+    }
+    return os.str();
+}
+} // namespace
+
+std::string ParamSpec::allowed_text() const {
+    switch (type) {
+    case ParamType::Bool:
+        return "true|false";
+    case ParamType::String: {
+        if (choices.empty()) {
+            return "any text";
+        }
+        std::string text = "one of ";
+        for (size_t i = 0; i < choices.size(); ++i) {
+            text += (i ? "|" : "") + choices[i];
+        }
+        return text;
+    }
+    case ParamType::Int:
+    case ParamType::Real: {
+        std::string lo = min ? number_text(*min, type) : "-inf";
+        std::string hi = max ? number_text(*max, type) : "inf";
+        return "[" + lo + ", " + hi + "]";
+    }
+    }
+    return "";
+}
+
+} // namespace starfish::config

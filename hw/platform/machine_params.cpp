@@ -1,0 +1,62 @@
+#include "hw/platform/machine_params.h"
+
+#include <stdexcept>
+
+namespace starfish::platform {
+
+void declare_machine_params(config::Registry &reg) {
+    reg.add_int("machine.cp_count", 16, "nodes", {1, 4096}, "number of compute processors (CPs)",
+                "given: SPEC.md §2 (16 CPs)");
+    reg.add_int("machine.iop_count", 16, "nodes", {1, 4096}, "number of I/O processors (IOPs)",
+                "given: SPEC.md §2 (16 IOPs)");
+    reg.add_int("machine.disks_per_iop", 1, "disks", {1, 64},
+                "HP 97560 disks on each IOP's SCSI bus", "given: SPEC.md §2 (one per IOP)");
+    reg.add_real("machine.cpu_mhz", 50.0, "MHz", {1, 10000}, "clock of every CP and IOP",
+                 "given: SPEC.md §2 (50 MHz RISC)");
+    reg.add_string("machine.placement", "interleaved", {"interleaved", "split"},
+                   "how CPs and IOPs are placed on the torus routers (docs/machine.md)",
+                   "estimate: not published (SPEC.md §2); interleaved spreads IOP traffic");
+    reg.add_int("net.width", 6, "routers", {2, 64}, "torus routers along X",
+                "given: SPEC.md §2 (6x6 torus)");
+    reg.add_int("net.height", 6, "routers", {2, 64}, "torus routers along Y",
+                "given: SPEC.md §2 (6x6 torus)");
+    reg.add_int("fs.block_bytes", 8192, "bytes", {512, 1048576},
+                "file-system block; the file is striped block by block over all disks",
+                "given: SPEC.md §2 (8 KB)");
+    reg.add_check([](const config::Config &cfg) -> std::string {
+        long long nodes = cfg.get_int("machine.cp_count") + cfg.get_int("machine.iop_count");
+        long long routers = cfg.get_int("net.width") * cfg.get_int("net.height");
+        if (nodes > routers) {
+            return "machine.cp_count + machine.iop_count = " + std::to_string(nodes) +
+                   " nodes do not fit on the " + std::to_string(cfg.get_int("net.width")) + "x" +
+                   std::to_string(cfg.get_int("net.height")) + " torus (" +
+                   std::to_string(routers) + " routers); raise net.width/net.height";
+        }
+        return "";
+    });
+    reg.add_check([](const config::Config &cfg) -> std::string {
+        if (cfg.get_int("fs.block_bytes") % 512 != 0) {
+            return "fs.block_bytes = " + std::to_string(cfg.get_int("fs.block_bytes")) +
+                   " must be a multiple of the 512-byte disk sector";
+        }
+        return "";
+    });
+}
+
+MachineShape MachineShape::from(const config::Config &cfg) {
+    MachineShape m;
+    m.cp_count = static_cast<int>(cfg.get_int("machine.cp_count"));
+    m.iop_count = static_cast<int>(cfg.get_int("machine.iop_count"));
+    m.disks_per_iop = static_cast<int>(cfg.get_int("machine.disks_per_iop"));
+    m.cpu_hz = cfg.get_real("machine.cpu_mhz") * 1e6;
+    m.torus_width = static_cast<int>(cfg.get_int("net.width"));
+    m.torus_height = static_cast<int>(cfg.get_int("net.height"));
+    m.placement = cfg.get_string("machine.placement");
+    return m;
+}
+
+std::vector<NodeSite> MachineShape::sites() const {
+    return place_nodes(cp_count, iop_count, torus_width, torus_height, placement);
+}
+
+} // namespace starfish::platform

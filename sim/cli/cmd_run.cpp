@@ -1,0 +1,86 @@
+#include "sim/cli/cmd_run.h"
+
+#include "hw/platform/machine_params.h"
+#include "sim/cli/common.h"
+#include "sim/report/run_result.h"
+#include "sim/runner/host_clock.h"
+
+#include <memory>
+#include <ostream>
+
+namespace starfish::sim {
+
+using nlohmann::json;
+
+namespace {
+
+struct RunCommandOptions {
+    CommonOptions common;
+};
+
+// The torus as a grid of node labels (C3 = CP 3, I0 = IOP 0, . = empty router).
+void print_machine(std::ostream &out, const platform::MachineShape &m,
+                   const std::vector<platform::NodeSite> &sites) {
+    out << "machine: " << m.cp_count << " CPs + " << m.iop_count << " IOPs at "
+        << m.cpu_hz / 1e6 << " MHz, " << m.disks_per_iop << " disk(s) per IOP, "
+        << m.torus_width << "x" << m.torus_height << " torus, placement " << m.placement << "\n";
+    std::vector<std::string> grid(m.torus_width * m.torus_height, ".");
+    for (const auto &s : sites) {
+        grid[s.router] = (s.role == platform::NodeRole::Compute ? "C" : "I") +
+                         std::to_string(s.index);
+    }
+    for (int y = 0; y < m.torus_height; ++y) {
+        out << "  ";
+        for (int x = 0; x < m.torus_width; ++x) {
+            std::string cell = grid[y * m.torus_width + x];
+            out << cell << std::string(cell.size() < 5 ? 5 - cell.size() : 1, ' ');
+        }
+        out << "\n";
+    }
+}
+
+int run_run(const RunCommandOptions &opts) {
+    HostClock clock;
+    config::Config cfg = load_config(opts.common);
+    auto shape = platform::MachineShape::from(cfg);
+    auto sites = shape.sites();
+    std::ostream &out = opts.common.human();
+    print_machine(out, shape, sites);
+
+    RunResult result("run", cfg);
+    json nodes = json::array();
+    for (const auto &s : sites) {
+        nodes.push_back(json{{"node", s.node},
+                             {"role", platform::role_name(s.role)},
+                             {"index", s.index},
+                             {"router", s.router},
+                             {"x", s.x},
+                             {"y", s.y}});
+    }
+    result.doc()["machine"] = json{{"cp_count", shape.cp_count},
+                                   {"iop_count", shape.iop_count},
+                                   {"disks_per_iop", shape.disks_per_iop},
+                                   {"cpu_hz", shape.cpu_hz},
+                                   {"torus", {shape.torus_width, shape.torus_height}},
+                                   {"nodes", nodes}};
+    HostStats host;
+    host.wall_s = clock.elapsed_s();
+    result.set_host(host);
+    out << host.line() << "\n";
+    if (!opts.common.json_path.empty()) {
+        result.write(opts.common.json_path);
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+void add_run_command(CLI::App &app, int &exit_status) {
+    auto opts = std::make_shared<RunCommandOptions>();
+    CLI::App *cmd = app.add_subcommand("run", "run the configured workload on the configured "
+                                              "machine (default: sim/configs/default.json)");
+    add_common_options(cmd, opts->common);
+    cmd->callback([opts, &exit_status] { exit_status = run_run(*opts); });
+}
+
+} // namespace starfish::sim

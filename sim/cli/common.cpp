@@ -1,0 +1,34 @@
+#include "sim/cli/common.h"
+
+#include "hw/config/loader.h"
+#include "sim/parameters.h"
+
+#include <iostream>
+
+namespace starfish::sim {
+
+std::ostream &CommonOptions::human() const { return json_path == "-" ? std::cerr : std::cout; }
+
+void add_common_options(CLI::App *cmd, CommonOptions &opts) {
+    cmd->add_option("-c,--config", opts.config_files,
+                    "configuration file overlaid on default.json (repeatable, applied in order; "
+                    "a bare name is looked up in sim/configs)");
+    cmd->add_option("-s,--set", opts.overrides,
+                    "override one parameter, key=value (repeatable, applied after files)");
+    cmd->add_option("--json", opts.json_path, "write the result as JSON to FILE ('-' = stdout)");
+}
+
+config::Config load_config(const CommonOptions &opts) {
+    config::Config cfg(parameter_registry());
+    config::apply_json_text(cfg, default_config_text(), "default.json");
+    for (const auto &name : opts.config_files) {
+        config::apply_file(cfg, config::resolve_config_path(name, config_dir()));
+    }
+    for (const auto &assignment : opts.overrides) {
+        config::apply_override(cfg, assignment);
+    }
+    cfg.validate();
+    return cfg;
+}
+
+} // namespace starfish::sim

@@ -1,0 +1,33 @@
+#pragma once
+// Options every subcommand takes: --config FILE (repeatable), --set key=value
+// (repeatable) and --json FILE ("-" for standard output).
+
+#include "hw/config/config.h"
+
+#include <CLI/CLI.hpp>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace starfish::sim {
+
+struct CommonOptions {
+    std::vector<std::string> config_files;
+    std::vector<std::string> overrides;
+    std::string json_path;
+
+    // Human-readable output goes to stderr when the JSON result goes to stdout,
+    // so `--json -` output can be piped into a JSON tool unmixed.
+    std::ostream &human() const;
+};
+
+void add_common_options(CLI::App *cmd, CommonOptions &opts);
+
+// Registered defaults, then default.json, then each --config file, then each
+// --set; validated. Throws config::ConfigError (exit status 2).
+config::Config load_config(const CommonOptions &opts);
+
+// Exit status of the starfish command for each outcome.
+enum ExitStatus { kExitOk = 0, kExitRunFailed = 1, kExitUsage = 2 };
+
+} // namespace starfish::sim

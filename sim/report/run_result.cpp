@@ -1,0 +1,67 @@
+#include "sim/report/run_result.h"
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace starfish::sim {
+
+using nlohmann::json;
+
+const char *starfish_version() { return STARFISH_VERSION; }
+
+json HostStats::to_json() const {
+    return json{{"wall_s", wall_s},
+                {"sim_s", sim_s},
+                {"cpu_s", cpu_s},
+                {"sim_s_per_wall_s", wall_s > 0 ? sim_s / wall_s : 0.0},
+                {"events", events},
+                {"events_per_wall_s", wall_s > 0 ? static_cast<double>(events) / wall_s : 0.0},
+                {"parallel_trials", parallel}};
+}
+
+std::string HostStats::line() const {
+    char buf[256];
+    std::snprintf(buf, sizeof buf,
+                  "host: %.2f s wall, %.4f s simulated (%.3g simulated s per wall s), "
+                  "%llu events (%.3g per wall s), %d trial process%s at once",
+                  wall_s, sim_s, wall_s > 0 ? sim_s / wall_s : 0.0, events,
+                  wall_s > 0 ? static_cast<double>(events) / wall_s : 0.0, parallel,
+                  parallel == 1 ? "" : "es");
+    return buf;
+}
+
+RunResult::RunResult(const std::string &command, const config::Config &cfg) {
+    doc_ = json{{"starfish_version", starfish_version()},
+                {"command", command},
+                {"config", cfg.to_flat_json()},
+                {"trials", json::array()},
+                {"summary", json::object()},
+                {"host", json::object()}};
+}
+
+void RunResult::write(const std::string &path) const {
+    std::string text = doc_.dump(2) + "\n";
+    if (path == "-") {
+        std::cout << text << std::flush;
+        return;
+    }
+    std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp);
+        if (!out) {
+            throw std::runtime_error("cannot write result file '" + path + "'");
+        }
+        out << text;
+        if (!out.flush()) {
+            throw std::runtime_error("error writing result file '" + path + "'");
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        throw std::runtime_error("cannot rename '" + tmp + "' to '" + path + "'");
+    }
+}
+
+} // namespace starfish::sim

@@ -1,0 +1,174 @@
+#include "sim/runner/isolated_run.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
+
+namespace starfish::sim {
+
+using nlohmann::json;
+
+namespace {
+
+struct Child {
+    pid_t pid = -1;
+    int fd = -1;
+    size_t index = 0;
+    std::string output;
+};
+
+void write_all(int fd, const std::string &data) {
+    size_t done = 0;
+    while (done < data.size()) {
+        ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return;
+        }
+        done += static_cast<size_t>(n);
+    }
+}
+
+Child start_child(const IsolatedJob &job, size_t index) {
+    int fds[2];
+    if (::pipe(fds) != 0) {
+        throw IsolatedRunError(std::string("pipe failed: ") + std::strerror(errno));
+    }
+    std::fflush(stdout);
+    std::fflush(stderr);
+    pid_t pid = ::fork();
+    if (pid < 0) {
+        throw IsolatedRunError(std::string("fork failed: ") + std::strerror(errno));
+    }
+    if (pid == 0) {
+        ::close(fds[0]);
+        // A crash must kill the child so the parent can report it; handlers
+        // inherited from the parent (Boost.Test installs some) would catch it.
+        for (int sig : {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTERM, SIGINT}) {
+            ::signal(sig, SIG_DFL);
+        }
+        int status = 0;
+        json envelope;
+        try {
+            envelope["result"] = job();
+        } catch (const std::exception &e) {
+            envelope = json{{"error", e.what()}};
+            status = 1;
+        } catch (...) {
+            envelope = json{{"error", "unknown exception"}};
+            status = 1;
+        }
+        write_all(fds[1], envelope.dump());
+        ::close(fds[1]);
+        std::fflush(stdout);
+        std::fflush(stderr);
+        // _exit: the child must not run the parent's atexit handlers or the
+        // SystemC kernel's destructors a second time.
+        ::_exit(status);
+    }
+    ::close(fds[1]);
+    Child c;
+    c.pid = pid;
+    c.fd = fds[0];
+    c.index = index;
+    return c;
+}
+
+// Returns the child's result or throws with the reason it failed.
+json finish_child(Child &c) {
+    int status = 0;
+    while (::waitpid(c.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFSIGNALED(status)) {
+        throw IsolatedRunError("simulation process died on signal " +
+                               std::to_string(WTERMSIG(status)) + " (" +
+                               strsignal(WTERMSIG(status)) + ")");
+    }
+    json envelope;
+    try {
+        envelope = json::parse(c.output);
+    } catch (const json::exception &) {
+        throw IsolatedRunError("simulation process exited with status " +
+                               std::to_string(WEXITSTATUS(status)) + " without a result");
+    }
+    if (envelope.contains("error")) {
+        throw IsolatedRunError(envelope["error"].get<std::string>());
+    }
+    return envelope["result"];
+}
+
+} // namespace
+
+json run_isolated(const IsolatedJob &job) { return run_isolated_all({job}, 1).at(0); }
+
+std::vector<json> run_isolated_all(const std::vector<IsolatedJob> &jobs, int parallel,
+                                   const std::function<void(size_t, const json &)> &on_done) {
+    if (parallel < 1) {
+        parallel = 1;
+    }
+    std::vector<json> results(jobs.size());
+    std::vector<Child> running;
+    size_t next = 0;
+    std::string first_error;
+    while (next < jobs.size() || !running.empty()) {
+        while (next < jobs.size() && static_cast<int>(running.size()) < parallel &&
+               first_error.empty()) {
+            running.push_back(start_child(jobs[next], next));
+            ++next;
+        }
+        if (running.empty()) {
+            break;
+        }
+        std::vector<pollfd> fds(running.size());
+        for (size_t i = 0; i < running.size(); ++i) {
+            fds[i] = pollfd{running[i].fd, POLLIN, 0};
+        }
+        if (::poll(fds.data(), fds.size(), -1) < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            throw IsolatedRunError(std::string("poll failed: ") + std::strerror(errno));
+        }
+        for (size_t i = running.size(); i-- > 0;) {
+            if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) {
+                continue;
+            }
+            char buf[65536];
+            ssize_t n = ::read(running[i].fd, buf, sizeof buf);
+            if (n > 0) {
+                running[i].output.append(buf, static_cast<size_t>(n));
+                continue;
+            }
+            if (n < 0 && errno == EINTR) {
+                continue;
+            }
+            ::close(running[i].fd);
+            Child done = std::move(running[i]);
+            running.erase(running.begin() + static_cast<long>(i));
+            try {
+                results[done.index] = finish_child(done);
+                if (on_done) {
+                    on_done(done.index, results[done.index]);
+                }
+            } catch (const IsolatedRunError &e) {
+                if (first_error.empty()) {
+                    first_error = e.what();
+                }
+            }
+        }
+    }
+    if (!first_error.empty()) {
+        throw IsolatedRunError(first_error);
+    }
+    return results;
+}
+
+} // namespace starfish::sim

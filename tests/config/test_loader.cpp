@@ -1,0 +1,127 @@
+// Configuration files and overrides: overlay order and error messages.
+#include "hw/config/config_error.h"
+#include "hw/config/loader.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <unistd.h>
+
+using namespace starfish::config;
+using nlohmann::json;
+
+namespace {
+Registry sample_registry() {
+    Registry reg;
+    reg.add_int("machine.cp_count", 16, "nodes", {1, 4096}, "CPs", "given");
+    reg.add_int("machine.iop_count", 16, "nodes", {1, 4096}, "IOPs", "given");
+    reg.add_real("disk.rpm", 4002, "RPM", {100, 20000}, "spindle speed", "given");
+    reg.add_bool("fs.presort", true, "sort", "given");
+    return reg;
+}
+
+std::string error_of(const std::function<void()> &f) {
+    try {
+        f();
+    } catch (const ConfigError &e) {
+        return e.what();
+    }
+    return "";
+}
+
+bool contains(const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+}
+
+struct TempFile {
+    std::string path;
+    explicit TempFile(const std::string &text) {
+        char name[] = "/tmp/starfish_cfg_XXXXXX";
+        int fd = ::mkstemp(name);
+        ::close(fd);
+        path = name;
+        std::ofstream(path) << text;
+    }
+    ~TempFile() { std::remove(path.c_str()); }
+};
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(loader)
+
+BOOST_AUTO_TEST_CASE(nested_and_dotted_keys_are_equivalent) {
+    Registry reg = sample_registry();
+    Config a(reg), b(reg);
+    apply_json_text(a, R"({"machine": {"cp_count": 8}, "disk": {"rpm": 5400}})", "a");
+    apply_json_text(b, R"({"machine.cp_count": 8, "disk.rpm": 5400})", "b");
+    BOOST_TEST(a.to_flat_json() == b.to_flat_json());
+    BOOST_TEST(a.get_int("machine.cp_count") == 8);
+}
+
+BOOST_AUTO_TEST_CASE(later_layers_override_earlier_ones) {
+    Registry reg = sample_registry();
+    Config cfg(reg);
+    TempFile base(R"({"machine": {"cp_count": 8, "iop_count": 4}, "disk": {"rpm": 5000}})");
+    TempFile over(R"({"machine": {"cp_count": 2}})");
+    apply_file(cfg, base.path);
+    apply_file(cfg, over.path);
+    apply_override(cfg, "disk.rpm=7200");
+    apply_override(cfg, "disk.rpm=7201");
+    BOOST_TEST(cfg.get_int("machine.cp_count") == 2);   // second file wins
+    BOOST_TEST(cfg.get_int("machine.iop_count") == 4);  // first file survives
+    BOOST_TEST(cfg.get_real("disk.rpm") == 7201.0);     // last --set wins over files
+    BOOST_TEST(cfg.get_bool("fs.presort"));             // default survives
+    BOOST_TEST(cfg.source("machine.cp_count") == over.path);
+    BOOST_TEST(cfg.source("disk.rpm") == "--set disk.rpm");
+    BOOST_TEST(cfg.source("fs.presort") == "default");
+}
+
+BOOST_AUTO_TEST_CASE(malformed_json_names_file_line_and_column) {
+    Registry reg = sample_registry();
+    Config cfg(reg);
+    std::string e = error_of(
+        [&] { apply_json_text(cfg, "{\n  \"machine\": {\n    \"cp_count\": 8,\n  }\n}", "f.json"); });
+    BOOST_TEST(contains(e, "f.json:4:"));
+    BOOST_TEST(contains(e, "malformed JSON"));
+    e = error_of([&] { apply_json_text(cfg, "[1, 2]", "g.json"); });
+    BOOST_TEST(contains(e, "g.json"));
+    BOOST_TEST(contains(e, "JSON object"));
+    e = error_of([&] { apply_json_text(cfg, "", "empty.json"); });
+    BOOST_TEST(contains(e, "empty.json:"));
+}
+
+BOOST_AUTO_TEST_CASE(file_errors_name_the_file_and_key) {
+    Registry reg = sample_registry();
+    Config cfg(reg);
+    std::string e = error_of([&] { apply_json_text(cfg, R"({"machine": {"cpcount": 8}})", "x.json"); });
+    BOOST_TEST(contains(e, "x.json"));
+    BOOST_TEST(contains(e, "'machine.cpcount'"));
+    BOOST_TEST(contains(e, "did you mean 'machine.cp_count'"));
+    e = error_of([&] { apply_json_text(cfg, R"({"disk": {"rpm": "fast"}})", "y.json"); });
+    BOOST_TEST(contains(e, "'disk.rpm'"));
+    BOOST_TEST(contains(e, "y.json"));
+    e = error_of([&] { apply_json_text(cfg, R"({"machine": {"cp_count": 0}})", "z.json"); });
+    BOOST_TEST(contains(e, "[1, 4096]"));
+    BOOST_TEST(contains(error_of([&] { apply_file(cfg, "/nonexistent/file.json"); }),
+                        "/nonexistent/file.json"));
+}
+
+BOOST_AUTO_TEST_CASE(a_failed_layer_reports_before_any_run) {
+    Registry reg = sample_registry();
+    Config cfg(reg);
+    BOOST_TEST(contains(error_of([&] { apply_override(cfg, "machine.cp_count"); }), "key=value"));
+    BOOST_TEST(contains(error_of([&] { apply_override(cfg, "=3"); }), "key=value"));
+    BOOST_TEST(contains(error_of([&] { apply_override(cfg, "machine.cp_count=lots"); }),
+                        "machine.cp_count"));
+}
+
+BOOST_AUTO_TEST_CASE(config_names_resolve_in_the_config_directory) {
+    TempFile f("{}");
+    BOOST_TEST(resolve_config_path(f.path, "/nowhere") == f.path);
+    std::string dir = f.path.substr(0, f.path.rfind('/'));
+    std::string base = f.path.substr(f.path.rfind('/') + 1);
+    BOOST_TEST(resolve_config_path(base, dir) == dir + "/" + base);
+    BOOST_CHECK_THROW(resolve_config_path("no-such-config", dir), ConfigError);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

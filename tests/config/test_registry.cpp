@@ -1,0 +1,148 @@
+// The parameter registry and typed values: declaration, type and range checks.
+#include "hw/config/config.h"
+#include "hw/config/config_error.h"
+#include "hw/config/registry.h"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace starfish::config;
+using nlohmann::json;
+
+namespace {
+Registry sample_registry() {
+    Registry reg;
+    reg.add_int("disk.cylinders", 1962, "cylinders", {1, 100000}, "cylinders per disk", "given");
+    reg.add_real("disk.rpm", 4002, "RPM", {100, 20000}, "spindle speed", "given");
+    reg.add_bool("fs.presort", true, "sort the block list", "given");
+    reg.add_string("fs.kind", "ddio", {"ddio", "spfs"}, "file system", "given");
+    reg.add_string("out.label", "x", {}, "free text", "convention");
+    return reg;
+}
+
+template <typename F> std::string error_of(F f) {
+    try {
+        f();
+    } catch (const ConfigError &e) {
+        return e.what();
+    }
+    return "";
+}
+
+bool contains(const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+}
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(registry)
+
+BOOST_AUTO_TEST_CASE(defaults_are_the_initial_values) {
+    Registry reg = sample_registry();
+    Config cfg(reg);
+    BOOST_TEST(cfg.get_int("disk.cylinders") == 1962);
+    BOOST_TEST(cfg.get_real("disk.rpm") == 4002.0);
+    BOOST_TEST(cfg.get_real("disk.cylinders") == 1962.0); // ints read as reals too
+    BOOST_TEST(cfg.get_bool("fs.presort"));
+    BOOST_TEST(cfg.get_string("fs.kind") == "ddio");
+    BOOST_TEST(cfg.source("disk.rpm") == "default");
+}
+
+BOOST_AUTO_TEST_CASE(declaring_a_bad_default_or_a_duplicate_is_a_programming_error) {
+    Registry reg = sample_registry();
+    BOOST_CHECK_THROW(reg.add_int("disk.cylinders", 1, "", {1, 2}, "again", "x"),
+                      std::logic_error);
+    BOOST_CHECK_THROW(reg.add_int("x.bad", 5, "", {1, 2}, "out of its own range", "x"),
+                      ConfigError);
+}
+
+BOOST_AUTO_TEST_CASE(wrong_types_are_rejected_naming_the_key) {
+    Registry reg = sample_registry();
+    Config cfg(reg);
+    std::string e = error_of([&] { cfg.set("disk.cylinders", json("many"), "t"); });
+    BOOST_TEST(contains(e, "'disk.cylinders'"));
+    BOOST_TEST(contains(e, "integer"));
+    BOOST_TEST(contains(error_of([&] { cfg.set("disk.cylinders", json(3.5), "t"); }),
+                        "disk.cylinders"));
+    BOOST_TEST(contains(error_of([&] { cfg.set("fs.presort", json(1), "t"); }), "boolean"));
+    BOOST_TEST(contains(error_of([&] { cfg.set("disk.rpm", json(true), "t"); }), "disk.rpm"));
+    BOOST_TEST(contains(error_of([&] { cfg.set("fs.kind", json(3), "t"); }), "fs.kind"));
+    // A whole number written as 3.0 is still a valid integer.
+    cfg.set("disk.cylinders", json(3.0), "t");
+    BOOST_TEST(cfg.get_int("disk.cylinders") == 3);
+}
+
+BOOST_AUTO_TEST_CASE(out_of_range_values_name_key_and_range) {
+    Registry reg = sample_registry();
+    Config cfg(reg);
+    std::string e = error_of([&] { cfg.set("disk.rpm", json(50), "--set disk.rpm"); });
+    BOOST_TEST(contains(e, "'disk.rpm'"));
+    BOOST_TEST(contains(e, "[100, 20000]"));
+    BOOST_TEST(contains(e, "--set disk.rpm"));
+    e = error_of([&] { cfg.set("fs.kind", json("zfs"), "t"); });
+    BOOST_TEST(contains(e, "one of ddio|spfs"));
+    // The bounds themselves are allowed.
+    cfg.set("disk.rpm", json(100), "t");
+    cfg.set("disk.rpm", json(20000), "t");
+    BOOST_TEST(cfg.get_real("disk.rpm") == 20000.0);
+}
+
+BOOST_AUTO_TEST_CASE(unknown_keys_are_errors_with_a_hint) {
+    Registry reg = sample_registry();
+    Config cfg(reg);
+    std::string e = error_of([&] { cfg.set("disk.rmp", json(1), "t"); });
+    BOOST_TEST(contains(e, "unknown configuration key 'disk.rmp'"));
+    BOOST_TEST(contains(e, "did you mean 'disk.rpm'"));
+    e = error_of([&] { cfg.set("zzzzzzzzzzzzzzzzzz", json(1), "t"); });
+    BOOST_TEST(!contains(e, "did you mean"));
+}
+
+BOOST_AUTO_TEST_CASE(text_values_parse_by_type) {
+    Registry reg = sample_registry();
+    Config cfg(reg);
+    cfg.set_from_text("disk.cylinders", "100", "t");
+    BOOST_TEST(cfg.get_int("disk.cylinders") == 100);
+    cfg.set_from_text("disk.cylinders", "1e3", "t");
+    BOOST_TEST(cfg.get_int("disk.cylinders") == 1000);
+    BOOST_CHECK_THROW(cfg.set_from_text("disk.cylinders", "2.5", "t"), ConfigError);
+    BOOST_CHECK_THROW(cfg.set_from_text("disk.cylinders", "12abc", "t"), ConfigError);
+    BOOST_CHECK_THROW(cfg.set_from_text("disk.cylinders", "", "t"), ConfigError);
+    cfg.set_from_text("disk.rpm", "5400.5", "t");
+    BOOST_TEST(cfg.get_real("disk.rpm") == 5400.5);
+    for (const char *t : {"false", "0", "no", "off"}) {
+        cfg.set_from_text("fs.presort", "true", "t");
+        cfg.set_from_text("fs.presort", t, "t");
+        BOOST_TEST(!cfg.get_bool("fs.presort"));
+    }
+    BOOST_CHECK_THROW(cfg.set_from_text("fs.presort", "maybe", "t"), ConfigError);
+    cfg.set_from_text("out.label", "any words at all", "t");
+    BOOST_TEST(cfg.get_string("out.label") == "any words at all");
+}
+
+BOOST_AUTO_TEST_CASE(cross_checks_report_every_failure) {
+    Registry reg = sample_registry();
+    reg.add_check([](const Config &c) {
+        return c.get_int("disk.cylinders") > 5000 ? std::string("too many cylinders") : "";
+    });
+    reg.add_check([](const Config &c) {
+        return c.get_string("fs.kind") == "spfs" ? std::string("spfs not built") : "";
+    });
+    Config cfg(reg);
+    cfg.validate();
+    cfg.set("disk.cylinders", json(6000), "t");
+    cfg.set("fs.kind", json("spfs"), "t");
+    std::string e = error_of([&] { cfg.validate(); });
+    BOOST_TEST(contains(e, "too many cylinders"));
+    BOOST_TEST(contains(e, "spfs not built"));
+}
+
+BOOST_AUTO_TEST_CASE(flat_and_nested_views) {
+    Registry reg = sample_registry();
+    Config cfg(reg);
+    json flat = cfg.to_flat_json();
+    BOOST_TEST(flat.size() == reg.all().size());
+    BOOST_TEST(flat["disk.rpm"].get<double>() == 4002.0);
+    json nested = cfg.to_nested_json();
+    BOOST_TEST(nested["disk"]["cylinders"].get<int>() == 1962);
+    BOOST_TEST(nested["fs"]["kind"].get<std::string>() == "ddio");
+}
+
+BOOST_AUTO_TEST_SUITE_END()
