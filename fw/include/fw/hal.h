@@ -1,0 +1,98 @@
+/* The firmware's whole view of the machine besides the register and descriptor
+ * definitions in hw/. Implemented by the node model's binding (hw/platform) on the
+ * simulated machine and by a fake HAL in the firmware unit tests.
+ *
+ * Timing (DESIGN.md, "The co-simulation boundary"): firmware code between HAL
+ * calls takes no simulated time except what it charges with hal_cycles() and what
+ * each HAL service charges from the configuration's cost table (cost.*). A node's
+ * CPU runs one activity at a time: threads are cooperative (they run until they
+ * block, yield or exit) and interrupt handlers run at synchronisation points
+ * (any HAL call that waits, yields, or touches a register), before threads resume.
+ *
+ * Every function takes the node's hal_t: there is no global state, since all
+ * nodes' firmware shares one process.
+ */
+#ifndef STARFISH_FW_HAL_H
+#define STARFISH_FW_HAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct hal hal_t; /* one per node, owned by the binding */
+
+typedef enum hal_role { HAL_ROLE_CP = 0, HAL_ROLE_IOP = 1 } hal_role_t;
+
+/* ---- identity -------------------------------------------------------------- */
+unsigned hal_node_id(hal_t *h);    /* 0 … node_count-1; CPs first, then IOPs */
+hal_role_t hal_role(hal_t *h);
+unsigned hal_role_index(hal_t *h); /* k for CP k or IOP k */
+unsigned hal_cp_count(hal_t *h);
+unsigned hal_iop_count(hal_t *h);
+unsigned hal_disks_per_iop(hal_t *h);
+/* Node id of CP k / IOP k. */
+unsigned hal_cp_node(hal_t *h, unsigned k);
+unsigned hal_iop_node(hal_t *h, unsigned k);
+
+/* ---- time ------------------------------------------------------------------ */
+/* Simulated time in CPU cycles, including charges not yet synchronised. */
+uint64_t hal_now_cycles(hal_t *h);
+/* Charges n cycles of CPU work to the running activity. */
+void hal_cycles(hal_t *h, uint32_t n);
+/* Blocks the calling thread for n cycles without using the CPU (a timer). */
+void hal_sleep_cycles(hal_t *h, uint64_t n);
+
+/* ---- threads --------------------------------------------------------------- */
+typedef void (*hal_thread_fn)(hal_t *h, void *arg);
+/* Creates a thread that starts at fn(h, arg); it ends when fn returns or calls
+ * hal_thread_exit(). Returns 0 on success, -1 if the node's thread limit is hit. */
+int hal_thread_spawn(hal_t *h, hal_thread_fn fn, void *arg, const char *name);
+void hal_thread_exit(hal_t *h);
+/* Lets other ready threads (and pending interrupts) run first. */
+void hal_yield(hal_t *h);
+
+/* ---- wait/signal: counting semaphores ----------------------------------------
+ * A hal_sem_t lives in firmware state (usually node memory). post may be called
+ * from threads and interrupt handlers; wait only from threads. */
+typedef struct hal_sem {
+    uint32_t count;
+    uint32_t handle; /* binding's bookkeeping; set by hal_sem_init */
+} hal_sem_t;
+void hal_sem_init(hal_t *h, hal_sem_t *s, uint32_t initial);
+void hal_sem_wait(hal_t *h, hal_sem_t *s);
+void hal_sem_post(hal_t *h, hal_sem_t *s);
+
+/* ---- interrupts -------------------------------------------------------------
+ * Lines are numbered in hw/node_map.h. A handler runs to completion, must not
+ * block, and may post semaphores and access registers. */
+typedef void (*hal_irq_fn)(hal_t *h, void *arg);
+void hal_irq_register(hal_t *h, unsigned line, hal_irq_fn fn, void *arg);
+
+/* ---- node memory ----------------------------------------------------------- */
+/* Allocates inside node memory (reachable by DMA). NULL when exhausted. */
+void *hal_mem_alloc(hal_t *h, uint32_t bytes, uint32_t align);
+void hal_mem_free(hal_t *h, void *p);
+/* Node-physical address of a pointer into node memory, for DMA descriptors. */
+uint32_t hal_mem_addr(hal_t *h, const void *p);
+/* Pointer for a node-physical address (NULL if outside memory). */
+void *hal_mem_ptr(hal_t *h, uint32_t addr);
+
+/* ---- device registers (addresses in hw/node_map.h) -------------------------- */
+uint32_t hal_reg_read(hal_t *h, uint32_t addr);
+void hal_reg_write(hal_t *h, uint32_t addr, uint32_t value);
+
+/* ---- reporting to the simulation harness -------------------------------------
+ * Named values the harness reads after the run (measurements, buffer addresses).
+ * Costs no simulated time. */
+void hal_export(hal_t *h, const char *name, uint64_t value);
+/* A fatal firmware error: stops the run, reported with node and message. */
+void hal_fail(hal_t *h, const char *message);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STARFISH_FW_HAL_H */
