@@ -1,0 +1,319 @@
+#include "sim/study/study.h"
+
+#include "hw/config/config_error.h"
+#include "hw/config/loader.h"
+#include "sim/report/statistics.h"
+#include "sim/runner/isolated_run.h"
+
+#include <fstream>
+#include <sstream>
+
+namespace starfish::sim {
+
+using config::ConfigError;
+using nlohmann::json;
+
+namespace {
+
+std::string dir_of(const std::string &path) {
+    auto slash = path.rfind('/');
+    return slash == std::string::npos ? "." : path.substr(0, slash);
+}
+
+std::string text_of(const json &v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+void apply_overrides(config::Config &cfg, const json &flat, const std::string &origin) {
+    for (auto it = flat.begin(); it != flat.end(); ++it) {
+        cfg.set(it.key(), *it, origin);
+    }
+}
+
+// Numbers compare by value (8 == 8.0), everything else by JSON equality.
+bool same_value(const json &a, const json &b) {
+    if (a.is_number() && b.is_number()) {
+        return a.get<double>() == b.get<double>();
+    }
+    return a == b;
+}
+
+std::vector<std::string> split_csv_line(const std::string &line) {
+    std::vector<std::string> out;
+    std::string cell;
+    std::istringstream in(line);
+    while (std::getline(in, cell, ',')) {
+        while (!cell.empty() && (cell.back() == '\r' || cell.back() == ' ')) {
+            cell.pop_back();
+        }
+        out.push_back(cell);
+    }
+    return out;
+}
+
+} // namespace
+
+StudySpec parse_study(const json &doc, const std::string &origin, const std::string &base_dir) {
+    auto fail = [&](const std::string &msg) { throw ConfigError(origin + ": " + msg); };
+    if (!doc.is_object()) {
+        fail("a study must be a JSON object");
+    }
+    StudySpec spec;
+    for (auto it = doc.begin(); it != doc.end(); ++it) {
+        const std::string &k = it.key();
+        if (k != "description" && k != "set" && k != "vary" && k != "skip" && k != "compare" &&
+            k != "metric") {
+            fail("unknown study field '" + k +
+                 "' (allowed: description, set, vary, skip, metric, compare)");
+        }
+    }
+    spec.description = doc.value("description", "");
+    spec.metric = doc.value("metric", "mb_s");
+    if (doc.contains("set")) {
+        if (!doc["set"].is_object()) {
+            fail("'set' must be an object of key: value");
+        }
+        spec.set = doc["set"];
+    }
+    if (doc.contains("vary")) {
+        if (!doc["vary"].is_array()) {
+            fail("'vary' must be a list of {key: [values]} axes");
+        }
+        for (const auto &axis : doc["vary"]) {
+            if (!axis.is_object() || axis.size() != 1 || !axis.begin()->is_array() ||
+                axis.begin()->empty()) {
+                fail("each 'vary' axis must be {key: [value, ...]} with one key and a non-empty "
+                     "list, got " +
+                     axis.dump());
+            }
+            std::vector<json> values(axis.begin()->begin(), axis.begin()->end());
+            if (axis.begin().key() == "cases") {
+                for (const auto &c : values) {
+                    if (!c.is_object()) {
+                        fail("'cases' values must be objects of key: value, got " + c.dump());
+                    }
+                }
+            }
+            spec.axes.emplace_back(axis.begin().key(), values);
+        }
+    }
+    if (doc.contains("skip")) {
+        if (!doc["skip"].is_array()) {
+            fail("'skip' must be a list of {key: value} objects");
+        }
+        for (const auto &s : doc["skip"]) {
+            if (!s.is_object() || s.empty()) {
+                fail("each 'skip' entry must be a non-empty object, got " + s.dump());
+            }
+            spec.skip.push_back(s);
+        }
+    }
+    if (doc.contains("compare")) {
+        const json &c = doc["compare"];
+        if (!c.is_object() || !c.contains("file") || !c.contains("value") ||
+            !c.contains("columns") || !c["columns"].is_object()) {
+            fail("'compare' needs file, value and columns {csv column: key}");
+        }
+        StudyCompare cmp;
+        cmp.file = c["file"].get<std::string>();
+        if (!cmp.file.empty() && cmp.file[0] != '/') {
+            cmp.file = base_dir + "/" + cmp.file;
+        }
+        cmp.value_column = c["value"].get<std::string>();
+        for (auto it = c["columns"].begin(); it != c["columns"].end(); ++it) {
+            cmp.columns.emplace_back(it.key(), it->get<std::string>());
+        }
+        spec.compare = cmp;
+    }
+    return spec;
+}
+
+StudySpec load_study(const std::string &path) {
+    std::ifstream in(path);
+    if (!in) {
+        throw ConfigError("cannot read study file '" + path + "'");
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    json doc;
+    try {
+        doc = json::parse(text.str());
+    } catch (const json::parse_error &e) {
+        throw ConfigError(path + ": malformed JSON: " + e.what());
+    }
+    StudySpec spec = parse_study(doc, path, dir_of(path));
+    std::string base = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+    spec.name = base.size() > 5 && base.substr(base.size() - 5) == ".json"
+                    ? base.substr(0, base.size() - 5)
+                    : base;
+    return spec;
+}
+
+std::vector<StudyCell> expand_study(const StudySpec &spec, const config::Config &base) {
+    std::vector<json> grid{json::object()};
+    for (const auto &[key, values] : spec.axes) {
+        std::vector<json> next;
+        for (const auto &partial : grid) {
+            for (const auto &v : values) {
+                json cell = partial;
+                if (key == "cases") {
+                    for (auto it = v.begin(); it != v.end(); ++it) {
+                        cell[it.key()] = *it;
+                    }
+                } else {
+                    cell[key] = v;
+                }
+                next.push_back(cell);
+            }
+        }
+        grid = std::move(next);
+    }
+    std::vector<StudyCell> cells;
+    for (const auto &overrides : grid) {
+        bool skipped = false;
+        for (const auto &rule : spec.skip) {
+            bool all = true;
+            for (auto it = rule.begin(); it != rule.end() && all; ++it) {
+                all = overrides.contains(it.key()) && same_value(overrides[it.key()], *it);
+            }
+            skipped = skipped || all;
+        }
+        if (skipped) {
+            continue;
+        }
+        config::Config cfg = base;
+        std::string origin = "study " + spec.name + " cell " + overrides.dump();
+        apply_overrides(cfg, spec.set, "study " + spec.name);
+        apply_overrides(cfg, overrides, origin);
+        try {
+            cfg.validate();
+        } catch (const ConfigError &e) {
+            throw ConfigError(origin + ": " + e.what());
+        }
+        cells.push_back(StudyCell{overrides, cfg});
+    }
+    return cells;
+}
+
+PublishedTable::PublishedTable(const StudyCompare &compare) : compare_(compare) {
+    std::ifstream in(compare.file);
+    if (!in) {
+        throw ConfigError("cannot read published table '" + compare.file + "'");
+    }
+    std::string line;
+    if (!std::getline(in, line)) {
+        throw ConfigError(compare.file + ": empty table");
+    }
+    header_ = split_csv_line(line);
+    auto has = [&](const std::string &col) {
+        for (const auto &h : header_) {
+            if (h == col) {
+                return true;
+            }
+        }
+        return false;
+    };
+    if (!has(compare.value_column)) {
+        throw ConfigError(compare.file + ": no column '" + compare.value_column + "'");
+    }
+    for (const auto &[col, key] : compare.columns) {
+        if (!has(col)) {
+            throw ConfigError(compare.file + ": no column '" + col + "'");
+        }
+    }
+    int lineno = 1;
+    while (std::getline(in, line)) {
+        ++lineno;
+        if (line.empty()) {
+            continue;
+        }
+        auto row = split_csv_line(line);
+        if (row.size() != header_.size()) {
+            throw ConfigError(compare.file + ":" + std::to_string(lineno) + ": expected " +
+                              std::to_string(header_.size()) + " columns, got " +
+                              std::to_string(row.size()));
+        }
+        rows_.push_back(row);
+    }
+}
+
+std::optional<double> PublishedTable::lookup(const config::Config &cfg) const {
+    auto column_index = [&](const std::string &col) {
+        for (size_t i = 0; i < header_.size(); ++i) {
+            if (header_[i] == col) {
+                return i;
+            }
+        }
+        return header_.size();
+    };
+    for (const auto &row : rows_) {
+        bool match = true;
+        for (const auto &[col, key] : compare_.columns) {
+            const json &v = cfg.get(key);
+            const std::string &cell = row[column_index(col)];
+            if (v.is_number()) {
+                char *end = nullptr;
+                double d = std::strtod(cell.c_str(), &end);
+                match = match && end && *end == '\0' && d == v.get<double>();
+            } else {
+                match = match && cell == text_of(v);
+            }
+        }
+        if (match) {
+            return std::stod(row[column_index(compare_.value_column)]);
+        }
+    }
+    return std::nullopt;
+}
+
+std::vector<CellResult> run_study(const StudySpec &spec, const std::vector<StudyCell> &cells,
+                                  const TrialFunction &trial, int jobs,
+                                  const std::function<void(size_t, size_t, size_t)> &on_progress) {
+    std::vector<IsolatedJob> all_jobs;
+    std::vector<std::pair<size_t, int>> job_cell; // (cell, trial)
+    for (size_t c = 0; c < cells.size(); ++c) {
+        int trials = static_cast<int>(cells[c].cfg.get_int("workload.trials"));
+        for (int t = 0; t < trials; ++t) {
+            const config::Config *cfg = &cells[c].cfg;
+            all_jobs.push_back([cfg, t, &trial] { return trial(*cfg, t); });
+            job_cell.emplace_back(c, t);
+        }
+    }
+    size_t done = 0;
+    auto results = run_isolated_all(all_jobs, jobs, [&](size_t index, const json &) {
+        ++done;
+        if (on_progress) {
+            on_progress(done, all_jobs.size(), job_cell[index].first);
+        }
+    });
+    std::optional<PublishedTable> table;
+    if (spec.compare) {
+        table.emplace(*spec.compare);
+    }
+    std::vector<CellResult> out(cells.size());
+    for (size_t i = 0; i < results.size(); ++i) {
+        out[job_cell[i].first].trials.push_back(results[i]);
+    }
+    for (size_t c = 0; c < cells.size(); ++c) {
+        CellResult &r = out[c];
+        r.overrides = cells[c].overrides;
+        std::vector<double> values;
+        for (const auto &t : r.trials) {
+            if (!t.contains(spec.metric) || !t[spec.metric].is_number()) {
+                throw std::runtime_error("trial result has no numeric '" + spec.metric + "'");
+            }
+            values.push_back(t[spec.metric].get<double>());
+        }
+        Summary s = summarize(values);
+        r.summary = json{{"metric", spec.metric}, {"mean", s.mean},     {"cv", s.cv},
+                         {"ci95", {s.ci95_low, s.ci95_high}},           {"min", s.min},
+                         {"max", s.max},          {"trials", s.n}};
+        if (table) {
+            if (auto published = table->lookup(cells[c].cfg)) {
+                r.summary["published"] = *published;
+                r.summary["error_pct"] = 100.0 * (s.mean - *published) / *published;
+            }
+        }
+    }
+    return out;
+}
+
+} // namespace starfish::sim
