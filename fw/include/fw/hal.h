@@ -84,6 +84,22 @@ void *hal_mem_ptr(hal_t *h, uint32_t addr);
 uint32_t hal_reg_read(hal_t *h, uint32_t addr);
 void hal_reg_write(hal_t *h, uint32_t addr, uint32_t value);
 
+/* ---- configuration ------------------------------------------------------------
+ * Firmware reads its parameters (costs cost.*, workload.*, fs.*) from the run's
+ * effective configuration by key, usually once at start-up into its own context.
+ * Bool parameters read as 0/1 through hal_config_int; Int ones also through
+ * hal_config_real. An unknown key or another type is fatal (hal_fail). Costs no
+ * simulated time. The string stays valid for the whole run. */
+int64_t hal_config_int(hal_t *h, const char *key);
+double hal_config_real(hal_t *h, const char *key);
+const char *hal_config_string(hal_t *h, const char *key);
+
+/* ---- per-node firmware context ----------------------------------------------
+ * One pointer per node for the firmware's root state, so library code that only
+ * has the hal_t can find it. NULL until set. */
+void hal_set_context(hal_t *h, void *ctx);
+void *hal_context(hal_t *h);
+
 /* ---- reporting to the simulation harness -------------------------------------
  * Named values the harness reads after the run (measurements, buffer addresses).
  * Costs no simulated time. */
