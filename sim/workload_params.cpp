@@ -1,8 +1,36 @@
 #include "sim/workload_params.h"
 
+#include "hw/config/config.h"
+
+#include "fw/pattern.h"
+
+#include <cmath>
+#include <string>
+
 namespace starfish::sim {
 
 void declare_workload_params(config::Registry &reg) {
+    reg.add_string("workload.kind", "transfer", {"transfer", "commtest"},
+                   "what `starfish run` does: transfer = one collective file transfer per trial "
+                   "(docs/transfer.md); commtest = the communication self-test",
+                   "convention: the paper's experiment is the default");
+    reg.add_string("workload.pattern", "rb",
+                   {"ra", "rn", "rb", "rc", "rnb", "rbb", "rcb", "rbc", "rcc", "rcn", "wn", "wb",
+                    "wc", "wnb", "wbb", "wcb", "wbc", "wcc", "wcn"},
+                   "HPF access pattern: r/w, then the row and column distribution "
+                   "(docs/patterns.md)",
+                   "given: SPEC.md §5 (Kotz TOCS 1997, Table II)");
+    reg.add_int("workload.record_bytes", 8192, "bytes", {1, 1 << 24},
+                "size of one matrix element (record)",
+                "given: SPEC.md §5 (8 and 8192 in the main results)");
+    reg.add_int("workload.cols", 0, "records", {0, 1e12},
+                "columns of a 2-D array; 0 = automatic (largest power of two <= sqrt(records) "
+                "dividing records)",
+                "derived: reproduces the shapes of SPEC.md §5 (docs/patterns.md)");
+    reg.add_string("workload.layout", "contiguous",
+                   {"contiguous", "random-blocks", "random-tracks"},
+                   "placement of each disk's file blocks (random layouts fixed per seed and trial)",
+                   "given: SPEC.md §4");
     reg.add_real("workload.file_mb", 10.0, "MB", {0.0001, 1048576},
                  "size of the file transferred (MB = 2^20 bytes)",
                  "given: SPEC.md §2 (10 MB; 100 and 1000 MB in the file-size study)");
@@ -12,6 +40,36 @@ void declare_workload_params(config::Registry &reg) {
     reg.add_int("workload.seed", 1, "", {0, 4294967295.0},
                 "base seed; trial t uses a seed derived from (seed, t)",
                 "convention: any fixed value gives reproducible runs");
+    reg.add_int("workload.jobs", 0, "processes", {0, 256},
+                "trials simulated at once in separate processes; 0 = one per host core",
+                "convention: results do not depend on it (each trial is seeded on its own)");
+
+    // The file must be a whole number of records and the pattern must fit the CPs;
+    // the firmware library decides, so the message is the same one the IOPs would give.
+    reg.add_check([](const config::Config &cfg) -> std::string {
+        if (cfg.get_string("workload.kind") != "transfer") {
+            return "";
+        }
+        double file_bytes = cfg.get_real("workload.file_mb") * 1048576.0;
+        if (file_bytes != std::floor(file_bytes)) {
+            return "workload.file_mb = " + std::to_string(cfg.get_real("workload.file_mb")) +
+                   " is not a whole number of bytes";
+        }
+        fw_pattern_t p;
+        char msg[256];
+        int st =
+            fw_pattern_init(&p, cfg.get_string("workload.pattern").c_str(),
+                            static_cast<uint64_t>(cfg.get_int("workload.record_bytes")),
+                            static_cast<uint64_t>(file_bytes),
+                            static_cast<uint32_t>(cfg.get_int("machine.cp_count")),
+                            static_cast<uint64_t>(cfg.get_int("workload.cols")), msg, sizeof msg);
+        if (st != FW_PATTERN_OK) {
+            return std::string("workload.pattern/workload.record_bytes/workload.file_mb/"
+                               "machine.cp_count: ") +
+                   msg;
+        }
+        return "";
+    });
 }
 
 } // namespace starfish::sim

@@ -1,0 +1,31 @@
+#include "hw/platform/fs_params.h"
+
+namespace starfish::platform {
+
+void declare_fs_params(config::Registry &reg) {
+    reg.add_string("fs.kind", "ddio", {"ddio"},
+                   "file system that moves the data: ddio = disk-directed I/O (docs/ddio.md)",
+                   "given: SPEC.md §6 (SPFS and 2PIO follow in later versions)");
+    reg.add_bool("fs.presort", true,
+                 "DDIO: each IOP sorts its block list by physical disk address before "
+                 "transferring (\"DDIO sort\")",
+                 "given: SPEC.md §6-§7 (the paper's best variant)");
+    reg.add_int("ddio.buffers_per_disk", 2, "blocks", {1, 64},
+                "one-block IOP buffers (each with its own thread) per local disk",
+                "given: SPEC.md §2 (two one-block buffers per local disk)");
+    reg.add_bool("ddio.prefetch", true,
+                 "DDIO reads: when every buffer of a disk is busy, ask the drive to start "
+                 "reading the next block into its own cache (SCSI PRE-FETCH)",
+                 "given: SPEC.md §6 (helps normally, hurts on a congested bus)");
+    reg.add_string("ddio.queued", "auto", {"auto", "on", "off"},
+                   "batch small Memput/Memget pieces per destination CP (queued Memput/Memget); "
+                   "auto = on when records are smaller than a file-system block",
+                   "given: SPEC.md §7 and Kotz TOCS 1997 §4 (batched when the record is "
+                   "smaller than a message)");
+    reg.add_int("ddio.stagger", 0, "", {0, 1},
+                "1 = each IOP rotates its block list by a different amount so the CPs are not "
+                "all served in the same order (SPEC.md §12, never measured in the paper)",
+                "convention: off, as in the paper");
+}
+
+} // namespace starfish::platform
