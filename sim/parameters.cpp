@@ -21,6 +21,12 @@ const config::Registry &parameter_registry() {
     return registry;
 }
 
-const char *config_dir() { return STARFISH_CONFIG_DIR; }
+const char *config_dir() {
+    return STARFISH_CONFIG_DIR;
+}
+
+const char *studies_dir() {
+    return STARFISH_STUDIES_DIR;
+}
 
 } // namespace starfish::sim

@@ -15,4 +15,7 @@ const char *default_config_text();
 // Directory holding the shipped configuration files (sim/configs).
 const char *config_dir();
 
+// Directory holding the shipped study files (sim/studies).
+const char *studies_dir();
+
 } // namespace starfish::sim

@@ -4,6 +4,11 @@
 #include "sim/cli/common.h"
 #include "sim/report/run_result.h"
 #include "sim/runner/host_clock.h"
+#include "sim/runner/isolated_run.h"
+#include "sim/workload/workload.h"
+
+#include <algorithm>
+#include <iostream>
 
 #include <memory>
 #include <ostream>
@@ -21,13 +26,13 @@ struct RunCommandOptions {
 // The torus as a grid of node labels (C3 = CP 3, I0 = IOP 0, . = empty router).
 void print_machine(std::ostream &out, const platform::MachineShape &m,
                    const std::vector<platform::NodeSite> &sites) {
-    out << "machine: " << m.cp_count << " CPs + " << m.iop_count << " IOPs at "
-        << m.cpu_hz / 1e6 << " MHz, " << m.disks_per_iop << " disk(s) per IOP, "
-        << m.torus_width << "x" << m.torus_height << " torus, placement " << m.placement << "\n";
+    out << "machine: " << m.cp_count << " CPs + " << m.iop_count << " IOPs at " << m.cpu_hz / 1e6
+        << " MHz, " << m.disks_per_iop << " disk(s) per IOP, " << m.torus_width << "x"
+        << m.torus_height << " torus, placement " << m.placement << "\n";
     std::vector<std::string> grid(m.torus_width * m.torus_height, ".");
     for (const auto &s : sites) {
-        grid[s.router] = (s.role == platform::NodeRole::Compute ? "C" : "I") +
-                         std::to_string(s.index);
+        grid[s.router] =
+            (s.role == platform::NodeRole::Compute ? "C" : "I") + std::to_string(s.index);
     }
     for (int y = 0; y < m.torus_height; ++y) {
         out << "  ";
@@ -63,12 +68,49 @@ int run_run(const RunCommandOptions &opts) {
                                    {"cpu_hz", shape.cpu_hz},
                                    {"torus", {shape.torus_width, shape.torus_height}},
                                    {"nodes", nodes}};
+
+    const WorkloadKind &kind = workload_kind(cfg.get_string("workload.kind"));
+    int trials = static_cast<int>(cfg.get_int("workload.trials"));
     HostStats host;
+    host.parallel = std::min(trial_parallelism(cfg), trials);
+    out << kind.describe(cfg) << "\n"
+        << trials << " trial" << (trials == 1 ? "" : "s") << ", " << host.parallel << " at once\n"
+        << std::flush;
+
+    std::vector<IsolatedJob> jobs;
+    for (int t = 0; t < trials; ++t) {
+        jobs.push_back([&cfg, &kind, t] { return kind.run_trial(cfg, t); });
+    }
+    size_t finished = 0;
+    auto results = run_isolated_all(jobs, host.parallel, [&](size_t index, const json &trial) {
+        ++finished;
+        out << "  [" << finished << "/" << trials << "] trial " << index << ": "
+            << kind.trial_line(trial) << "\n"
+            << std::flush;
+    });
+
+    bool all_verified = true;
+    for (const auto &t : results) {
+        result.add_trial(t);
+        all_verified = all_verified && t.value("verified", false);
+        host.sim_s += t.value("sim_s", 0.0);
+        host.cpu_s += t.value("host_cpu_s", 0.0);
+        host.events += t.value("events", 0ull);
+    }
+    json summary = kind.summarize(cfg, results);
+    summary["verified"] = all_verified;
+    result.set_summary(summary);
+    kind.print(out, cfg, results, summary);
+
     host.wall_s = clock.elapsed_s();
     result.set_host(host);
-    out << host.line() << "\n";
     if (!opts.common.json_path.empty()) {
         result.write(opts.common.json_path);
+    }
+    out << host.line() << "\n";
+    if (!all_verified) {
+        std::cerr << "starfish: run failed: data verification failed (see the trial table)\n";
+        return kExitRunFailed;
     }
     return kExitOk;
 }

@@ -20,7 +20,9 @@ std::string dir_of(const std::string &path) {
     return slash == std::string::npos ? "." : path.substr(0, slash);
 }
 
-std::string text_of(const json &v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+std::string text_of(const json &v) {
+    return v.is_string() ? v.get<std::string>() : v.dump();
+}
 
 void apply_overrides(config::Config &cfg, const json &flat, const std::string &origin) {
     for (auto it = flat.begin(); it != flat.end(); ++it) {
@@ -264,9 +266,9 @@ std::optional<double> PublishedTable::lookup(const config::Config &cfg) const {
     return std::nullopt;
 }
 
-std::vector<CellResult> run_study(const StudySpec &spec, const std::vector<StudyCell> &cells,
-                                  const TrialFunction &trial, int jobs,
-                                  const std::function<void(size_t, size_t, size_t)> &on_progress) {
+std::vector<CellResult>
+run_study(const StudySpec &spec, const std::vector<StudyCell> &cells, const TrialFunction &trial,
+          int jobs, const std::function<void(size_t, size_t, size_t, const json &)> &on_progress) {
     std::vector<IsolatedJob> all_jobs;
     std::vector<std::pair<size_t, int>> job_cell; // (cell, trial)
     for (size_t c = 0; c < cells.size(); ++c) {
@@ -278,10 +280,10 @@ std::vector<CellResult> run_study(const StudySpec &spec, const std::vector<Study
         }
     }
     size_t done = 0;
-    auto results = run_isolated_all(all_jobs, jobs, [&](size_t index, const json &) {
+    auto results = run_isolated_all(all_jobs, jobs, [&](size_t index, const json &result) {
         ++done;
         if (on_progress) {
-            on_progress(done, all_jobs.size(), job_cell[index].first);
+            on_progress(done, all_jobs.size(), job_cell[index].first, result);
         }
     });
     std::optional<PublishedTable> table;
@@ -303,9 +305,13 @@ std::vector<CellResult> run_study(const StudySpec &spec, const std::vector<Study
             values.push_back(t[spec.metric].get<double>());
         }
         Summary s = summarize(values);
-        r.summary = json{{"metric", spec.metric}, {"mean", s.mean},     {"cv", s.cv},
-                         {"ci95", {s.ci95_low, s.ci95_high}},           {"min", s.min},
-                         {"max", s.max},          {"trials", s.n}};
+        r.summary = json{{"metric", spec.metric},
+                         {"mean", s.mean},
+                         {"cv", s.cv},
+                         {"ci95", {s.ci95_low, s.ci95_high}},
+                         {"min", s.min},
+                         {"max", s.max},
+                         {"trials", s.n}};
         if (table) {
             if (auto published = table->lookup(cells[c].cfg)) {
                 r.summary["published"] = *published;

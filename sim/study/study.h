@@ -79,9 +79,11 @@ struct CellResult {
 };
 
 // Runs every cell's trials (workload.trials each) as isolated processes, at most
-// `jobs` at a time; on_progress(done, total, cell index) after each trial.
-std::vector<CellResult>
-run_study(const StudySpec &spec, const std::vector<StudyCell> &cells, const TrialFunction &trial,
-          int jobs, const std::function<void(size_t, size_t, size_t)> &on_progress = {});
+// `jobs` at a time; on_progress(done, total, cell index, trial result) after each
+// trial.
+std::vector<CellResult> run_study(
+    const StudySpec &spec, const std::vector<StudyCell> &cells, const TrialFunction &trial,
+    int jobs,
+    const std::function<void(size_t, size_t, size_t, const nlohmann::json &)> &on_progress = {});
 
 } // namespace starfish::sim

@@ -93,8 +93,11 @@ BOOST_AUTO_TEST_CASE(published_values_match_cells_by_columns) {
     std::string csv = write_temp("method,record,pattern,mbps\n"
                                  "ddio,8,rb,31.2\nddio,8192,rb,31.3\nspfs,8,rc,2.8\n",
                                  ".csv");
-    StudyCompare cmp{csv, "mbps", {{"method", "fs.kind"}, {"record", "workload.record_bytes"},
-                                   {"pattern", "workload.pattern"}}};
+    StudyCompare cmp{csv,
+                     "mbps",
+                     {{"method", "fs.kind"},
+                      {"record", "workload.record_bytes"},
+                      {"pattern", "workload.pattern"}}};
     PublishedTable table(cmp);
     config::Config cfg = base;
     cfg.set("workload.record_bytes", 8, "t");
@@ -127,10 +130,11 @@ BOOST_AUTO_TEST_CASE(cells_run_as_isolated_trials_and_are_summarised) {
         return json{{"mb_s", double(cfg.get_int("workload.record_bytes") + t)}};
     };
     size_t last_done = 0;
-    auto results = run_study(spec, cells, trial, 2, [&](size_t done, size_t total, size_t) {
-        BOOST_TEST(total == 6u);
-        last_done = done;
-    });
+    auto results =
+        run_study(spec, cells, trial, 2, [&](size_t done, size_t total, size_t, const json &) {
+            BOOST_TEST(total == 6u);
+            last_done = done;
+        });
     BOOST_TEST(last_done == 6u);
     BOOST_REQUIRE(results.size() == 2u);
     BOOST_TEST(results[0].trials.size() == 3u);

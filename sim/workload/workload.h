@@ -1,0 +1,45 @@
+#pragma once
+// Workload kinds (workload.kind): what one trial of `starfish run` simulates, how
+// trials are summarised, and how they are shown.
+//
+// A trial runs in its own process (SystemC elaborates once per process): it builds
+// the machine from the configuration, runs it, verifies the data and returns a
+// JSON document. Every trial document has at least
+//   trial, verified (bool), sim_s (simulated seconds), events (simulation events)
+// and, for transfers, mb_s and elapsed_s (docs/transfer.md).
+
+#include "hw/config/config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace starfish::sim {
+
+struct WorkloadKind {
+    // Runs trial `trial` in the current process.
+    std::function<nlohmann::json(const config::Config &cfg, int trial)> run_trial;
+    // Summary over the trials (e.g. mean_mb_s, cv, ci95_mb_s).
+    std::function<nlohmann::json(const config::Config &cfg,
+                                 const std::vector<nlohmann::json> &trials)>
+        summarize;
+    // One line describing what runs ("DDIO presort rbc, 8-byte records, ...").
+    std::function<std::string(const config::Config &cfg)> describe;
+    // One progress line for a finished trial ("31.2 MB/s, verified").
+    std::function<std::string(const nlohmann::json &trial)> trial_line;
+    // The human-readable result table.
+    std::function<void(std::ostream &out, const config::Config &cfg,
+                       const std::vector<nlohmann::json> &trials, const nlohmann::json &summary)>
+        print;
+};
+
+// The kind named by workload.kind; throws std::runtime_error if it is not built in.
+const WorkloadKind &workload_kind(const std::string &name);
+
+// Trials simulated at once: workload.jobs, or one per host core when 0.
+int trial_parallelism(const config::Config &cfg);
+
+} // namespace starfish::sim
