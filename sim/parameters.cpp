@@ -2,6 +2,7 @@
 
 #include "hw/platform/machine_params.h"
 #include "sim/workload_params.h"
+#include "tlm_models/net_params.h"
 
 namespace starfish::sim {
 
@@ -10,6 +11,7 @@ config::Registry build_registry() {
     config::Registry reg;
     platform::declare_machine_params(reg);
     declare_workload_params(reg);
+    net::declare_net_params(reg);
     return reg;
 }
 } // namespace
@@ -19,6 +21,8 @@ const config::Registry &parameter_registry() {
     return registry;
 }
 
-const char *config_dir() { return STARFISH_CONFIG_DIR; }
+const char *config_dir() {
+    return STARFISH_CONFIG_DIR;
+}
 
 } // namespace starfish::sim
