@@ -21,8 +21,6 @@ const config::Registry &parameter_registry() {
     return registry;
 }
 
-const char *config_dir() {
-    return STARFISH_CONFIG_DIR;
-}
+const char *config_dir() { return STARFISH_CONFIG_DIR; }
 
 } // namespace starfish::sim

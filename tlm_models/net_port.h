@@ -14,10 +14,10 @@
 namespace starfish::net {
 
 struct Packet {
-    uint64_t id = 0;    // unique within a run (assigned by the sender), for traces
-    int src_router = 0; // router ids: y * width + x
+    uint64_t id = 0;       // unique within a run (assigned by the sender), for traces
+    int src_router = 0;    // router ids: y * width + x
     int dst_router = 0;
-    uint64_t tag = 0;             // opaque to the network; returned in PacketEndpoint::injected
+    uint64_t tag = 0;      // opaque to the network; returned in PacketEndpoint::injected
     std::vector<uint8_t> payload; // the bytes after the two head flits (hw/packet.h)
     // Virtual-channel lane within the packet's dateline class, taken modulo net.vcs
     // (length flit bits [23:20], hw/packet.h). Packets of one source/destination pair
