@@ -1,6 +1,8 @@
 #include "tests/net/net_harness.h"
 
+#include "tlm_models/flit_torus_network.h"
 #include "tlm_models/torus_model.h"
+#include "tlm_models/torus_network.h"
 
 #include <systemc>
 
@@ -82,6 +84,7 @@ public:
     std::vector<Record> records;
     std::map<std::tuple<int, int, int>, uint64_t> expected_seq;
     std::vector<std::string> errors;
+    uint64_t accepted = 0;
     uint64_t delivered = 0;
 };
 
@@ -128,6 +131,7 @@ void Port::pump() {
             return; // injection_ready wakes us
         }
         bench_.records[id].accepted = now;
+        bench_.accepted += 1;
         ++next_;
     }
 }
@@ -196,7 +200,7 @@ void Port::ready() {
     bench_.net->endpoint_ready(router_);
 }
 
-// Stops the run when packets are outstanding and none arrived for a whole period.
+// Stops the run when packets are in the network and none arrived for a whole period.
 class Watchdog : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(Watchdog);
@@ -214,16 +218,18 @@ private:
         if (bench_.delivered == bench_.records.size()) {
             return; // done: let the simulation end
         }
-        if (bench_.delivered == last_) {
+        if (bench_.delivered == last_ && bench_.accepted == last_accepted_ &&
+            bench_.accepted > bench_.delivered) {
             fired = true;
             sc_core::sc_stop();
             return;
         }
         last_ = bench_.delivered;
+        last_accepted_ = bench_.accepted;
         tick_.notify(period());
     }
     Bench &bench_;
-    uint64_t last_ = UINT64_MAX;
+    uint64_t last_ = UINT64_MAX, last_accepted_ = UINT64_MAX;
     sc_core::sc_event tick_;
 };
 
@@ -249,13 +255,16 @@ json run_scenario(const Scenario &scenario) {
             bench.error("packet " + std::to_string(i) + " delivered without injected()");
         }
     }
-    return json{{"delivered", bench.delivered},
-                {"expected", bench.records.size()},
-                {"deadlock", watchdog.fired},
-                {"errors", bench.errors},
-                {"packets", packets},
-                {"stats", bench.net->stats_json()},
-                {"end_cycle", bench.net->now_cycle()}};
+    uint64_t work = 0; // events (packet model) or simulated cycles (flit model)
+    if (auto *fast = dynamic_cast<TorusNetwork *>(bench.net.get())) {
+        work = fast->events_processed();
+    } else if (auto *ref = dynamic_cast<FlitTorusNetwork *>(bench.net.get())) {
+        work = ref->cycles_simulated();
+    }
+    return json{{"delivered", bench.delivered},     {"work", work},
+                {"expected", bench.records.size()}, {"deadlock", watchdog.fired},
+                {"errors", bench.errors},           {"packets", packets},
+                {"stats", bench.net->stats_json()}, {"end_cycle", bench.net->now_cycle()}};
 }
 
 } // namespace starfish::net::testing

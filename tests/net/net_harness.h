@@ -38,7 +38,8 @@ struct Scenario {
 
 // Result: {"delivered": N, "expected": N, "deadlock": bool, "errors": [..],
 //  "packets": [[id, accept_cycle, injected_cycle, delivered_cycle], ...] (by id),
-//  "stats": model statistics, "end_cycle": c}
+//  "stats": model statistics, "end_cycle": c, "work": events processed (packet
+//  model) or cycles simulated (flit model)}
 nlohmann::json run_scenario(const Scenario &scenario);
 
 // Payload byte i of packet id (deterministic, so the receiver can check it).
