@@ -1,5 +1,6 @@
 #include "sim/cli/cmd_net.h"
 
+#include "hw/config/config_error.h"
 #include "sim/cli/common.h"
 #include "sim/report/run_result.h"
 #include "sim/runner/host_clock.h"
@@ -89,7 +90,11 @@ int run_net_traffic(NetTrafficOptions &opts) {
     spec.warmup_cycles = opts.warmup >= 0 ? opts.warmup : spec.measure_cycles / 5;
     spec.drain_cycles = opts.drain >= 0 ? opts.drain : 4 * spec.measure_cycles;
     net::NetParams params = net::NetParams::from(cfg);
-    spec.validate(net::TorusTopology(params.width, params.height, params.vcs_per_class));
+    try {
+        spec.validate(net::TorusTopology(params.width, params.height, params.vcs_per_class));
+    } catch (const std::invalid_argument &e) {
+        throw config::ConfigError(e.what()); // bad options: exit status 2
+    }
     std::ostream &out = opts.common.human();
     out << "net traffic: " << spec.pattern << ", " << params.width << "x" << params.height
         << " torus (" << params.model << " model), " << spec.packet_bytes << "-byte packets ("
@@ -103,7 +108,10 @@ int run_net_traffic(NetTrafficOptions &opts) {
     for (double load : loads) {
         net::TrafficSpec s = spec;
         s.load = load;
-        s.validate(net::TorusTopology(params.width, params.height, params.vcs_per_class));
+        if (!(load > 0 && load <= 1)) {
+            throw config::ConfigError("--loads: " + std::to_string(load) +
+                                      " outside (0, 1] flits per node per cycle");
+        }
         uint64_t trial = opts.trial;
         bool channels = !opts.sweep;
         jobs.push_back(
