@@ -241,7 +241,16 @@ json run_scenario(const Scenario &scenario) {
     for (auto &p : bench.ports) {
         p->start();
     }
+    sc_core::sc_trace_file *vcd = nullptr;
+    if (!scenario.vcd_path.empty()) {
+        vcd = sc_core::sc_create_vcd_trace_file(scenario.vcd_path.c_str());
+        vcd->set_time_unit(1, sc_core::SC_PS);
+        bench.net->trace(vcd);
+    }
     sc_core::sc_start(bench.net->time_of(scenario.limit_cycles), sc_core::SC_EXIT_ON_STARVATION);
+    if (vcd) {
+        sc_core::sc_close_vcd_trace_file(vcd);
+    }
     json packets = json::array();
     if (scenario.record_packets) {
         for (size_t i = 0; i < bench.records.size(); ++i) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace starfish::net::testing {
@@ -34,6 +35,7 @@ struct Scenario {
     int64_t watchdog_cycles = 20000; // no delivery for this long with packets outstanding: deadlock
     int64_t limit_cycles = 50000000;
     bool record_packets = true; // per-packet cycles in the result
+    std::string vcd_path;       // when set, per-channel busy/VC traces go to <path>.vcd
 };
 
 // Result: {"delivered": N, "expected": N, "deadlock": bool, "errors": [..],

@@ -9,6 +9,11 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
 using namespace starfish::net;
 using namespace starfish::net::testing;
 using nlohmann::json;
@@ -241,6 +246,29 @@ BOOST_AUTO_TEST_CASE(nothing_runs_while_the_network_is_idle) {
             BOOST_TEST(res["work"].get<uint64_t>() < 200u);
             BOOST_TEST(delivered(res, 1) - accepted(res, 1) == 1 + 18 + 2); // one hop
         }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(channels_trace_busy_and_vc_to_a_vcd) {
+    for (const char *model : kModels) {
+        Scenario s = base(model, 3, 3);
+        s.vcd_path =
+            std::string("/tmp/starfish_net_trace_") + model + "_" + std::to_string(::getpid());
+        s.packets.push_back({0, 0, 1, 40, 0}); // 12 flits over r0.E
+        run(s);
+        std::ifstream in(s.vcd_path + ".vcd");
+        std::stringstream text;
+        text << in.rdbuf();
+        std::string vcd = text.str();
+        BOOST_TEST_CONTEXT(model) {
+            BOOST_TEST(vcd.find("busy") != std::string::npos);
+            BOOST_TEST(vcd.find("$var") != std::string::npos);
+            // r0.E carries the packet from cycle 2 to 13: its busy bit rises at 40 ns
+            // and falls at 280 ns (time stamps in ps).
+            BOOST_TEST(vcd.find("#40000") != std::string::npos);
+            BOOST_TEST(vcd.find("#280000") != std::string::npos);
+        }
+        std::remove((s.vcd_path + ".vcd").c_str());
     }
 }
 
