@@ -23,14 +23,15 @@ Scenario random_scenario(uint64_t seed) {
     auto pick = [&](int lo, int hi) { return lo + int(hw_rng_below(&rng, uint64_t(hi - lo + 1))); };
     Scenario s;
     NetParams &p = s.params;
-    p.width = pick(2, 5);
+    p.width = pick(2, seed % 10 == 0 ? 7 : 5);
     p.height = pick(2, 4);
     p.router_delay_cycles = pick(1, 3);
     p.link_delay_cycles = pick(0, 2);
     p.buffer_flits = pick(1, 6);
-    p.vcs_per_class = pick(1, 2);
+    p.vcs_per_class = pick(1, seed % 7 == 0 ? 3 : 2);
     p.inject_queue_packets = pick(1, 3);
     p.noise_cycles = pick(0, 1) ? pick(0, 3) : 0;
+    p.flit_bytes = seed % 11 == 0 ? 8 : 4;
     s.seed = seed;
     s.refuse_every = pick(0, 1) ? pick(2, 5) : 0;
     s.ready_after = pick(0, 4);
