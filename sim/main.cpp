@@ -2,6 +2,7 @@
 
 #include "hw/config/config_error.h"
 #include "sim/cli/cmd_config.h"
+#include "sim/cli/cmd_net.h"
 #include "sim/cli/cmd_run.h"
 #include "sim/cli/cmd_study.h"
 #include "sim/cli/common.h"
@@ -30,6 +31,7 @@ int sc_main(int argc, char *argv[]) {
     add_run_command(app, exit_status);
     add_config_command(app, exit_status);
     add_study_command(app, exit_status);
+    add_net_command(app, exit_status);
 
     try {
         app.parse(argc, argv);

@@ -3,6 +3,7 @@
 #include "hw/platform/fs_params.h"
 #include "hw/platform/machine_params.h"
 #include "sim/workload_params.h"
+#include "tlm_models/net_params.h"
 
 namespace starfish::sim {
 
@@ -12,6 +13,7 @@ config::Registry build_registry() {
     platform::declare_machine_params(reg);
     declare_workload_params(reg);
     platform::declare_fs_params(reg);
+    net::declare_net_params(reg);
     return reg;
 }
 } // namespace

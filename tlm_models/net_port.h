@@ -19,6 +19,10 @@ struct Packet {
     int dst_router = 0;
     uint64_t tag = 0;      // opaque to the network; returned in PacketEndpoint::injected
     std::vector<uint8_t> payload; // the bytes after the two head flits (hw/packet.h)
+    // Virtual-channel lane within the packet's dateline class, taken modulo net.vcs
+    // (length flit bits [23:20], hw/packet.h). Packets of one source/destination pair
+    // stay in order within a lane; 0 (the only lane when net.vcs = 1) by default.
+    uint8_t lane = 0;
 
     uint32_t flits() const { return hw_packet_flits(static_cast<uint32_t>(payload.size())); }
 };

@@ -1,0 +1,117 @@
+// The packet-level torus (net.model = packet) against the flit-level reference
+// (net.model = flit): on randomized small scenarios with contention, refusals and
+// every timing parameter varied, both must report the same cycle for every
+// injection, injected() and delivery, and identical statistics.
+#include "tests/net/net_harness.h"
+
+#include "hw/rng.h"
+#include "sim/runner/isolated_run.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <sstream>
+
+using namespace starfish::net;
+using namespace starfish::net::testing;
+using nlohmann::json;
+
+namespace {
+
+Scenario random_scenario(uint64_t seed) {
+    hw_rng rng;
+    hw_rng_seed(&rng, hw_rng_stream_seed(seed, 0, HW_RNG_STREAM_WORKLOAD, 77));
+    auto pick = [&](int lo, int hi) { return lo + int(hw_rng_below(&rng, uint64_t(hi - lo + 1))); };
+    Scenario s;
+    NetParams &p = s.params;
+    p.width = pick(2, seed % 10 == 0 ? 7 : 5);
+    p.height = pick(2, 4);
+    p.router_delay_cycles = pick(1, 3);
+    p.link_delay_cycles = pick(0, 2);
+    p.buffer_flits = pick(1, 6);
+    p.vcs_per_class = pick(1, seed % 7 == 0 ? 3 : 2);
+    p.inject_queue_packets = pick(1, 3);
+    p.noise_cycles = pick(0, 1) ? pick(0, 3) : 0;
+    p.flit_bytes = seed % 11 == 0 ? 8 : 4;
+    s.seed = seed;
+    s.refuse_every = pick(0, 1) ? pick(2, 5) : 0;
+    s.ready_after = pick(0, 4);
+    int routers = p.width * p.height;
+    // Traffic concentrated on a few destinations so that worms block each other.
+    int hot = pick(0, routers - 1);
+    int packets = pick(10, 60);
+    int span = pick(20, 400);
+    for (int i = 0; i < packets; ++i) {
+        ScriptedPacket sp;
+        sp.src = pick(0, routers - 1);
+        sp.dst = pick(0, 2) == 0 ? hot : pick(0, routers - 1);
+        sp.cycle = pick(0, span);
+        sp.payload_bytes = uint32_t(pick(0, 1) ? pick(0, 16) : pick(0, 400));
+        sp.lane = pick(0, 3);
+        s.packets.push_back(sp);
+    }
+    // Each source offers its packets in cycle order.
+    std::stable_sort(
+        s.packets.begin(), s.packets.end(),
+        [](const ScriptedPacket &a, const ScriptedPacket &b) { return a.cycle < b.cycle; });
+    return s;
+}
+
+std::string describe(const Scenario &s) {
+    std::ostringstream o;
+    const NetParams &p = s.params;
+    o << p.width << "x" << p.height << " R=" << p.router_delay_cycles
+      << " L=" << p.link_delay_cycles << " B=" << p.buffer_flits << " vcs=" << p.vcs_per_class
+      << " Q=" << p.inject_queue_packets << " noise=" << p.noise_cycles
+      << " refuse_every=" << s.refuse_every << " ready_after=" << s.ready_after
+      << " packets=" << s.packets.size();
+    return o.str();
+}
+
+json run_model(Scenario s, const char *model) {
+    s.params.model = model;
+    return starfish::sim::run_isolated([s] { return run_scenario(s); });
+}
+
+uint64_t blocked_total = 0, refusals_total = 0, contended = 0;
+
+void check_equivalent(const Scenario &s) {
+    json fast = run_model(s, "packet");
+    json ref = run_model(s, "flit");
+    BOOST_TEST_CONTEXT(describe(s)) {
+        BOOST_TEST(ref["errors"].empty(), ref["errors"].dump());
+        BOOST_TEST(fast["errors"].empty(), fast["errors"].dump());
+        BOOST_TEST(!ref["deadlock"].get<bool>());
+        BOOST_TEST(ref["delivered"] == ref["expected"]);
+        BOOST_TEST(fast["delivered"] == fast["expected"]);
+        const json &a = fast["packets"], &b = ref["packets"];
+        BOOST_REQUIRE(a.size() == b.size());
+        for (size_t i = 0; i < a.size(); ++i) {
+            BOOST_TEST(a[i] == b[i], "packet [id, accepted, injected, delivered]: packet model "
+                                         << a[i].dump() << ", flit model " << b[i].dump());
+            if (a[i] != b[i]) {
+                break;
+            }
+        }
+        BOOST_TEST(fast["stats"] == ref["stats"]);
+    }
+    blocked_total += ref["stats"]["blocked_cycles"].get<uint64_t>();
+    refusals_total += ref["stats"]["refusals"].get<uint64_t>();
+    contended += ref["stats"]["blocked_cycles"].get<uint64_t>() > 0 ? 1 : 0;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(net_equivalence)
+
+BOOST_AUTO_TEST_CASE(randomized_scenarios_give_identical_cycles) {
+    for (uint64_t seed = 1; seed <= 400; ++seed) {
+        check_equivalent(random_scenario(seed));
+    }
+    // The scenarios must exercise contention and refusals, or they prove little.
+    BOOST_TEST_MESSAGE("contended scenarios " << contended << ", blocked cycles " << blocked_total
+                                              << ", refusals " << refusals_total);
+    BOOST_TEST(contended > 300u);
+    BOOST_TEST(refusals_total > 100u);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

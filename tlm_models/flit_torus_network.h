@@ -1,0 +1,67 @@
+#pragma once
+// The flit-level reference model of the torus: every cycle it moves flits one by
+// one, straight from the timing contract in docs/network.md (availability, credits,
+// VC allocation, link arbitration). Slow (work per cycle while packets are in
+// flight) and kept simple on purpose: it is the golden model that the packet-level
+// TorusNetwork and the future Verilog router are checked against. Select it with
+// net.model = flit. It sleeps while the network is empty.
+
+#include "tlm_models/torus_model.h"
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace starfish::net {
+
+class FlitTorusNetwork : public TorusModel {
+public:
+    SC_HAS_PROCESS(FlitTorusNetwork);
+    FlitTorusNetwork(sc_core::sc_module_name name, const NetParams &params, uint64_t seed,
+                     uint64_t trial);
+    ~FlitTorusNetwork() override;
+
+    uint64_t cycles_simulated() const { return cycles_simulated_; }
+
+private:
+    struct Worm {
+        Injection inj;
+        int src = 0;
+        int last_hop = 0;
+        std::vector<std::vector<int64_t>> cross; // per hop: crossing cycle of each flit so far
+        std::vector<bool> vc_owned;
+        std::vector<int64_t> head_ready; // per hop: cycle the head was ready to request the VC
+        bool refused = false;
+        int64_t retry = kNever;
+        bool delivered = false;
+    };
+    struct VcState {
+        Worm *owner = nullptr;
+        int64_t release_at = kNever;
+        int last_key = -1;
+    };
+    struct Channel {
+        int wire = 0;
+        std::vector<VcState> vcs;
+        int sent_last_cycle = -1; // VC that crossed in the previous cycle, -1 if none
+        int last_vc = -1;         // VC that crossed last (round robin)
+    };
+
+    void accept(int router, Injection &&inj) override;
+    void endpoint_ready_at(int router, int64_t cycle) override;
+    void step();
+    void keep_ticking();
+    bool can_send(const Worm &w, int hop, int64_t now) const;
+    int wire(const Worm &w, int hop) const { return channels_[w.inj.path[hop].channel].wire; }
+
+    std::vector<Channel> channels_;
+    std::vector<std::deque<Worm *>> queues_;
+    std::vector<std::unique_ptr<Worm>> worms_; // accepted and not yet delivered
+    std::vector<int> injected_;                // routers whose injection tail crossed last cycle
+    std::vector<Worm *> deliveries_;           // worms whose tail crossed an ejection last cycle
+    sc_core::sc_event tick_;
+    bool ticking_ = false;
+    uint64_t cycles_simulated_ = 0;
+};
+
+} // namespace starfish::net

@@ -1,0 +1,79 @@
+#include "tlm_models/net_params.h"
+
+#include "hw/packet.h"
+
+#include <cmath>
+#include <string>
+
+namespace starfish::net {
+
+void declare_net_params(config::Registry &reg) {
+    reg.add_string("net.model", "packet", {"packet", "flit"},
+                   "network timing model: packet (event per packet-hop) or flit (cycle-by-cycle "
+                   "reference); both give identical timing (docs/network.md)",
+                   "convention: packet is the fast default, flit the golden reference");
+    reg.add_int("net.router_delay_cycles", 1, "cycles", {1, 64},
+                "cycles from a head flit's arrival in a router to its crossing of the next "
+                "channel (routing, VC allocation, switch)",
+                "given: SPEC.md §2 (20 ns per router = 1 cycle at machine.cpu_mhz = 50)");
+    reg.add_int("net.link_delay_cycles", 0, "cycles", {0, 64},
+                "extra wire cycles on each router-to-router link, for flits and for credits",
+                "derived: SPEC.md §2 gives 20 ns per hop in all, already spent in the router");
+    reg.add_int("net.flit_bytes", 4, "bytes", {1, 256},
+                "flit width; a link moves one flit per cycle, so a link carries "
+                "flit_bytes x machine.cpu_mhz bytes per second",
+                "derived: SPEC.md §2, 200e6 B/s per link / 50 MHz = 4 bytes (hw/packet.h)");
+    reg.add_int("net.buffer_flits", 4, "flits", {1, 1024},
+                "input buffer depth of each virtual channel (credit flow control); below "
+                "router_delay + 2 x link_delay + 1 a single worm cannot use the full link rate",
+                "estimate: not published; a small FIFO of the era's wormhole routers, with "
+                "room for the credit round trip at the default delays");
+    reg.add_int("net.vcs", 1, "VCs per class", {1, 8},
+                "virtual channels per dateline class; each link has 2 x net.vcs VCs, and a "
+                "packet's lane (Packet::lane mod net.vcs) picks the VC within its class",
+                "estimate: not published; one per class is the minimum that makes the torus "
+                "deadlock-free (Dally and Seitz 1987)");
+    reg.add_int("net.inject_queue_packets", 2, "packets", {1, 64},
+                "packets a router's local port accepts before try_inject refuses "
+                "(back-pressure to the network interface)",
+                "estimate: not published; two lets the interface hand over the next packet "
+                "while the current one streams, so back-to-back packets leave no gap");
+    reg.add_int("net.noise_cycles", 4, "cycles", {0, 1000000},
+                "network timing noise: each packet waits a uniformly random [0, noise_cycles] "
+                "extra cycles before injection (stream HW_RNG_STREAM_NETWORK; 0 = off)",
+                "estimate: SPEC.md §9 varies network timing noise across trials; 4 cycles "
+                "(mean 40 ns at 50 MHz) reorders near-simultaneous messages between trials "
+                "while staying under 1% of the ~5 us Memput end-to-end time");
+}
+
+NetParams NetParams::from(const config::Config &cfg) {
+    NetParams p;
+    p.model = cfg.get_string("net.model");
+    p.width = static_cast<int>(cfg.get_int("net.width"));
+    p.height = static_cast<int>(cfg.get_int("net.height"));
+    p.router_delay_cycles = static_cast<int>(cfg.get_int("net.router_delay_cycles"));
+    p.link_delay_cycles = static_cast<int>(cfg.get_int("net.link_delay_cycles"));
+    p.flit_bytes = static_cast<int>(cfg.get_int("net.flit_bytes"));
+    p.buffer_flits = static_cast<int>(cfg.get_int("net.buffer_flits"));
+    p.vcs_per_class = static_cast<int>(cfg.get_int("net.vcs"));
+    p.inject_queue_packets = static_cast<int>(cfg.get_int("net.inject_queue_packets"));
+    p.noise_cycles = static_cast<int>(cfg.get_int("net.noise_cycles"));
+    p.cpu_hz = cfg.get_real("machine.cpu_mhz") * 1e6;
+    return p;
+}
+
+uint64_t NetParams::cycle_ps() const {
+    return static_cast<uint64_t>(std::llround(1e12 / cpu_hz));
+}
+
+uint32_t NetParams::packet_flits(uint32_t payload_bytes) const {
+    uint64_t bytes = uint64_t(HW_PKT_HEAD_FLITS) * HW_FLIT_BYTES + payload_bytes;
+    return static_cast<uint32_t>((bytes + flit_bytes - 1) / flit_bytes);
+}
+
+uint64_t NetParams::zero_load_cycles(uint32_t flits, int hops) const {
+    return 1 + uint64_t(flits) + uint64_t(hops + 1) * router_delay_cycles +
+           uint64_t(hops) * link_delay_cycles;
+}
+
+} // namespace starfish::net

@@ -1,0 +1,48 @@
+#pragma once
+// Parameters of the torus interconnect (net.*): topology, router timing, buffers,
+// virtual channels, injection queue and timing noise. docs/network.md defines what
+// each one means in the router's timing contract.
+
+#include "hw/config/config.h"
+#include "hw/config/registry.h"
+
+#include <cstdint>
+#include <string>
+
+namespace starfish::net {
+
+// Declares every net.* parameter except net.width and net.height, which the machine
+// shape owns (hw/platform/machine_params.cpp).
+void declare_net_params(config::Registry &registry);
+
+struct NetParams {
+    std::string model = "packet"; // "packet" (fast, exact) or "flit" (cycle-by-cycle reference)
+    int width = 6;
+    int height = 6;
+    int router_delay_cycles = 1; // head arrival in a router to its crossing of the next channel
+    int link_delay_cycles = 0;   // extra wire cycles per router-to-router link (flits and credits)
+    int flit_bytes = 4;
+    int buffer_flits = 4;  // input buffer depth per virtual channel
+    int vcs_per_class = 1; // virtual channels per dateline class (2 classes)
+    int inject_queue_packets = 2;
+    int noise_cycles = 0; // extra injection delay per packet, uniform in [0, noise_cycles]
+    double cpu_hz = 50e6; // the network runs at the node clock (machine.cpu_mhz)
+
+    static NetParams from(const config::Config &cfg);
+
+    // Picoseconds per network cycle (rounded to a whole picosecond).
+    uint64_t cycle_ps() const;
+    int routers() const { return width * height; }
+    int vcs_total() const { return 2 * vcs_per_class; }
+    // Flits of a packet with this payload: the 8 header bytes (route and length
+    // words, hw/packet.h) plus the payload, in flits of flit_bytes.
+    uint32_t packet_flits(uint32_t payload_bytes) const;
+    // Bytes per second one link carries at one flit per cycle.
+    double link_bytes_per_s() const { return flit_bytes * cpu_hz; }
+    // Zero-load latency, from try_inject to deliver, of a packet of `flits` flits
+    // over `hops` router-to-router links (docs/network.md):
+    //   1 + flits + (hops + 1) * router_delay + hops * link_delay
+    uint64_t zero_load_cycles(uint32_t flits, int hops) const;
+};
+
+} // namespace starfish::net

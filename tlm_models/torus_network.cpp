@@ -1,0 +1,502 @@
+#include "tlm_models/torus_network.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace starfish::net {
+
+TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetParams &params, uint64_t seed,
+                           uint64_t trial)
+    : TorusModel(name, params, seed, trial) {
+    channels_.resize(topo_.channel_count());
+    for (int ch = 0; ch < topo_.channel_count(); ++ch) {
+        Channel &c = channels_[ch];
+        int nvc = topo_.channel_vcs(ch);
+        c.vcs.resize(nvc);
+        c.eligible.assign(nvc, nullptr);
+        c.wire = topo_.channel_kind(ch) == ChannelKind::Link ? params_.link_delay_cycles : 0;
+    }
+    queues_.resize(topo_.routers());
+    SC_METHOD(step);
+    sensitive << wake_;
+    dont_initialize();
+}
+
+TorusNetwork::~TorusNetwork() {
+    for (Worm *w : live_) {
+        delete w;
+    }
+}
+
+// ---- flit timing -------------------------------------------------------------------
+
+int64_t TorusNetwork::cross_cycle(const Seg &s, int32_t k) const {
+    int32_t known = s.running ? int32_t(flits(s)) : s.count;
+    if (k < 0 || k >= known) {
+        return kNever;
+    }
+    auto it = std::upper_bound(s.runs.begin(), s.runs.end(), k,
+                               [](int32_t v, const Run &r) { return v < r.first; });
+    const Run &r = *(it - 1);
+    return r.t0 + (k - r.first);
+}
+
+// The first flit k >= k_start whose crossing cycle minus k exceeds threshold; flits
+// not (yet) scheduled count as crossing never. Runs start ever later relative to
+// their first flit, so the scan stops at the first run above the threshold.
+int32_t TorusNetwork::first_offset_above(const Seg &s, int32_t k_start, int64_t threshold) const {
+    int32_t known = s.running ? int32_t(flits(s)) : s.count;
+    if (k_start >= known) {
+        return k_start;
+    }
+    auto it = std::upper_bound(s.runs.begin(), s.runs.end(), k_start,
+                               [](int32_t v, const Run &r) { return v < r.first; });
+    for (--it; it != s.runs.end(); ++it) {
+        if (it->t0 - it->first > threshold) {
+            return std::max(k_start, it->first);
+        }
+    }
+    return known;
+}
+
+// Whether flit k of this hop may cross its channel in cycle `now` (link arbitration
+// aside): docs/network.md, "Timing contract".
+bool TorusNetwork::can_send(const Seg &s, int32_t k, int64_t now) const {
+    const Worm &w = *s.worm;
+    if (!s.vc_owned || k >= int32_t(w.inj.flits)) {
+        return false;
+    }
+    if (s.hop == 0) {
+        if (k == 0 && now < w.inj.eligible_cycle) {
+            return false;
+        }
+    } else {
+        const Seg &up = w.segs[s.hop - 1];
+        if (k == 0) {
+            if (cross_cycle(up, 0) + up.wire + params_.router_delay_cycles > now) {
+                return false;
+            }
+        } else if (cross_cycle(up, k) > now - 1 - up.wire) {
+            return false;
+        }
+    }
+    if (s.hop < w.last_hop && k >= params_.buffer_flits) {
+        const Seg &down = w.segs[s.hop + 1];
+        if (cross_cycle(down, k - params_.buffer_flits) > now - 1 - s.wire) {
+            return false;
+        }
+    }
+    if (s.refused && k == int32_t(w.inj.flits) - 1 && now < s.retry) {
+        return false;
+    }
+    return true;
+}
+
+// A running segment crosses flit k at t0 + (k - first) until the first flit whose
+// data or credit is not there in time (or the tail has crossed): the cycle of that
+// flit is when the run stops.
+int64_t TorusNetwork::predicted_stop(const Seg &s, int64_t now) const {
+    const Worm &w = *s.worm;
+    const Run &r = s.runs.back();
+    int32_t n = int32_t(w.inj.flits);
+    int32_t next = int32_t(r.first + (now + 1 - r.t0));
+    int32_t stop = n;
+    if (s.hop > 0) {
+        const Seg &up = w.segs[s.hop - 1];
+        stop = std::min(stop, first_offset_above(up, next, r.t0 - r.first - 1 - up.wire));
+    }
+    if (s.hop < w.last_hop) {
+        const Seg &down = w.segs[s.hop + 1];
+        int32_t b = params_.buffer_flits;
+        int32_t m =
+            first_offset_above(down, std::max(0, next - b), r.t0 - r.first - 1 - s.wire + b);
+        stop = std::min(stop, m + b);
+    }
+    if (stop < next) {
+        throw std::logic_error(std::string(name()) + ": inconsistent run prediction");
+    }
+    return r.t0 + (stop - r.first);
+}
+
+// First cycle an idle hop that owns its VC can send its next flit (kNever while
+// that depends on a neighbour that is not moving).
+int64_t TorusNetwork::eligible_from(const Seg &s) const {
+    const Worm &w = *s.worm;
+    int32_t k = s.count;
+    int64_t t = 0;
+    if (s.hop == 0) {
+        if (k == 0) {
+            t = w.inj.eligible_cycle;
+        }
+    } else {
+        const Seg &up = w.segs[s.hop - 1];
+        int64_t x = cross_cycle(up, k);
+        if (x == kNever) {
+            return kNever;
+        }
+        t = k == 0 ? x + up.wire + params_.router_delay_cycles : x + 1 + up.wire;
+    }
+    if (s.hop < w.last_hop && k >= params_.buffer_flits) {
+        int64_t x = cross_cycle(w.segs[s.hop + 1], k - params_.buffer_flits);
+        if (x == kNever) {
+            return kNever;
+        }
+        t = std::max(t, x + 1 + s.wire);
+    }
+    if (s.refused && k == int32_t(w.inj.flits) - 1) {
+        t = std::max(t, s.retry);
+    }
+    return t;
+}
+
+// ---- events ----------------------------------------------------------------------
+
+void TorusNetwork::schedule(int64_t cycle, Ev kind, Seg *seg, int channel, int vc) {
+    Event e{cycle, seq_++, kind, seg ? seg->gen : 0u, seg, channel, vc};
+    if (seg) {
+        seg->worm->pending_events += 1;
+    }
+    events_.push(e);
+    if (current_ < 0) {
+        wake_at(cycle);
+    }
+}
+
+void TorusNetwork::wake_at(int64_t cycle) {
+    wake_.notify(time_of(cycle) - sc_core::sc_time_stamp());
+}
+
+void TorusNetwork::accept(int router, Injection &&inj) {
+    auto *w = new Worm;
+    live_.insert(w);
+    w->src = router;
+    w->inj = std::move(inj);
+    w->last_hop = int(w->inj.path.size()) - 1;
+    w->segs.resize(w->inj.path.size());
+    for (int h = 0; h <= w->last_hop; ++h) {
+        Seg &s = w->segs[h];
+        s.worm = w;
+        s.hop = h;
+        s.channel = w->inj.path[h].channel;
+        s.vc = w->inj.path[h].vc;
+        s.wire = channels_[s.channel].wire;
+    }
+    queues_[router].push_back(w);
+    if (queues_[router].size() == 1) {
+        schedule(w->inj.eligible_cycle, Ev::HeadReady, &w->segs[0]);
+    }
+}
+
+void TorusNetwork::endpoint_ready_at(int router, int64_t cycle) {
+    VcState &v = channels_[topo_.eject_channel(router)].vcs[0];
+    Seg *s = v.owner;
+    if (s == nullptr || !s->refused || s->retry != kNever || s->eligible || s->running) {
+        return;
+    }
+    s->retry = cycle;
+    if (current_ >= 0) {
+        mark(*s);
+        return;
+    }
+    s->gen += 1;
+    schedule(eligible_from(*s), Ev::Check, s);
+}
+
+// ---- state changes ---------------------------------------------------------------
+
+void TorusNetwork::mark(Seg &s) {
+    if (!s.marked) {
+        s.marked = true;
+        recompute_.push_back(&s);
+    }
+}
+
+void TorusNetwork::mark_with_neighbours(Seg &s) {
+    mark(s);
+    if (s.hop > 0) {
+        mark(s.worm->segs[s.hop - 1]);
+    }
+    if (s.hop < s.worm->last_hop) {
+        mark(s.worm->segs[s.hop + 1]);
+    }
+}
+
+void TorusNetwork::mark_dirty(int channel) {
+    if (!channels_[channel].dirty) {
+        channels_[channel].dirty = true;
+        dirty_.push_back(channel);
+    }
+}
+
+void TorusNetwork::release(int channel, int vc, int64_t at, int64_t now) {
+    if (at == now) {
+        releases_now_.emplace_back(channel, vc);
+    } else {
+        schedule(at, Ev::Release, nullptr, channel, vc);
+    }
+}
+
+void TorusNetwork::make_eligible(Seg &s) {
+    s.eligible = true;
+    channels_[s.channel].eligible[s.vc] = &s;
+    mark_dirty(s.channel);
+}
+
+void TorusNetwork::start(Seg &s, int64_t now) {
+    Channel &c = channels_[s.channel];
+    s.runs.push_back({s.count, now});
+    s.running = true;
+    s.eligible = false;
+    c.eligible[s.vc] = nullptr;
+    c.sender = &s;
+    c.last_vc = s.vc;
+    trace_channel(s.channel, true, s.vc);
+    if (s.count == 0) {
+        record_head(s.channel, now - s.head_ready);
+        if (s.hop < s.worm->last_hop) {
+            schedule(now + s.wire + params_.router_delay_cycles, Ev::HeadReady,
+                     &s.worm->segs[s.hop + 1]);
+        }
+    }
+    mark_with_neighbours(s);
+}
+
+void TorusNetwork::stop(Seg &s, int32_t k) {
+    s.running = false;
+    s.count = k;
+    channels_[s.channel].sender = nullptr;
+    trace_channel(s.channel, false, -1);
+    mark_dirty(s.channel);
+    mark_with_neighbours(s);
+}
+
+void TorusNetwork::finish(Seg &s, int64_t now) {
+    Worm &w = *s.worm;
+    s.running = false;
+    s.count = int32_t(w.inj.flits);
+    s.finished = true;
+    channels_[s.channel].sender = nullptr;
+    trace_channel(s.channel, false, -1);
+    mark_dirty(s.channel);
+    if (s.hop == w.last_hop) {
+        deliveries_.push_back(&s);
+        return;
+    }
+    record_flits(s.channel, w.inj.flits);
+    if (s.hop == 0) {
+        injected_.push_back(w.src);
+    } else {
+        const Seg &up = w.segs[s.hop - 1];
+        release(up.channel, up.vc, now + up.wire, now);
+    }
+}
+
+// ---- one cycle -------------------------------------------------------------------
+
+void TorusNetwork::step() {
+    const int64_t now = now_cycle();
+    current_ = now;
+    std::vector<Seg *> checks;
+    while (!events_.empty() && events_.top().cycle <= now) {
+        Event e = events_.top();
+        events_.pop();
+        if (e.cycle < now) {
+            throw std::logic_error(std::string(name()) + ": event for cycle " +
+                                   std::to_string(e.cycle) + " seen at cycle " +
+                                   std::to_string(now));
+        }
+        ++events_processed_;
+        if (e.seg) {
+            e.seg->worm->pending_events -= 1;
+        }
+        switch (e.kind) {
+        case Ev::Check:
+            if (e.gen == e.seg->gen && !e.seg->finished) {
+                checks.push_back(e.seg);
+            }
+            break;
+        case Ev::HeadReady:
+            heads_now_.push_back(e.seg);
+            break;
+        case Ev::Release:
+            releases_now_.emplace_back(e.channel, e.vc);
+            break;
+        }
+    }
+
+    // Runs that end this cycle, idle hops that may send again.
+    for (Seg *s : checks) {
+        if (s->running) {
+            const Run &r = s->runs.back();
+            int32_t k = int32_t(r.first + (now - r.t0));
+            if (k >= int32_t(flits(*s))) {
+                finish(*s, now);
+            } else if (!can_send(*s, k, now)) {
+                stop(*s, k);
+            } else {
+                mark(*s);
+            }
+        } else if (!s->eligible) {
+            if (can_send(*s, s->count, now)) {
+                make_eligible(*s);
+            } else {
+                mark(*s);
+            }
+        }
+    }
+
+    // Tails that left injection ports, then tails that reached endpoints.
+    std::sort(injected_.begin(), injected_.end());
+    for (int r : injected_) {
+        Worm *w = queues_[r].front();
+        queues_[r].pop_front();
+        if (!queues_[r].empty()) {
+            Worm *next = queues_[r].front();
+            int64_t ready = std::max(next->inj.eligible_cycle, now);
+            if (ready == now) {
+                heads_now_.push_back(&next->segs[0]);
+            } else {
+                schedule(ready, Ev::HeadReady, &next->segs[0]);
+            }
+        }
+        report_injected(r, w->inj.pkt ? w->inj.pkt->tag : 0);
+    }
+    injected_.clear();
+    std::sort(deliveries_.begin(), deliveries_.end(),
+              [](const Seg *a, const Seg *b) { return a->channel < b->channel; });
+    for (Seg *s : deliveries_) {
+        Worm &w = *s->worm;
+        int dst = w.inj.pkt->dst_router;
+        int64_t retry = kNever;
+        if (deliver(dst, w.inj.pkt, w.inj, w.last_hop - 1, retry) == Delivery::Accepted) {
+            record_flits(s->channel, w.inj.flits);
+            release(s->channel, s->vc, now, now);
+            const Seg &up = w.segs[s->hop - 1];
+            release(up.channel, up.vc, now + up.wire, now);
+            w.delivered = true;
+            graveyard_.push_back(&w);
+        } else {
+            // The tail did not cross after all: the worm keeps its channels.
+            s->finished = false;
+            s->count = int32_t(w.inj.flits) - 1;
+            if (s->runs.back().first == s->count) {
+                s->runs.pop_back();
+            }
+            s->refused = true;
+            s->retry = retry;
+            mark(*s);
+        }
+    }
+    deliveries_.clear();
+
+    // Freed VCs, then heads that are ready to request one.
+    for (auto [ch, vc] : releases_now_) {
+        VcState &v = channels_[ch].vcs[vc];
+        v.owner = nullptr;
+        if (!v.waiting.empty() && !v.marked) {
+            v.marked = true;
+            alloc_.emplace_back(ch, vc);
+        }
+    }
+    releases_now_.clear();
+    for (Seg *s : heads_now_) {
+        s->head_ready = now;
+        VcState &v = channels_[s->channel].vcs[s->vc];
+        v.waiting.push_back(s);
+        if (!v.marked) {
+            v.marked = true;
+            alloc_.emplace_back(s->channel, s->vc);
+        }
+    }
+    heads_now_.clear();
+
+    // VC allocation: round robin over the requesting inputs.
+    const int keys = kPorts * topo_.vcs_total();
+    for (auto [ch, vc] : alloc_) {
+        VcState &v = channels_[ch].vcs[vc];
+        v.marked = false;
+        if (v.owner || v.waiting.empty()) {
+            continue;
+        }
+        size_t best = 0;
+        int best_rank = keys + 1;
+        for (size_t i = 0; i < v.waiting.size(); ++i) {
+            const Seg *s = v.waiting[i];
+            int key = std::max(0, s->worm->inj.path[s->hop].requester);
+            int rank = ((key - v.last_key - 1) % keys + keys) % keys;
+            if (rank < best_rank) {
+                best_rank = rank;
+                best = i;
+            }
+        }
+        Seg *s = v.waiting[best];
+        v.waiting.erase(v.waiting.begin() + long(best));
+        v.owner = s;
+        v.last_key = std::max(0, s->worm->inj.path[s->hop].requester);
+        s->vc_owned = true;
+        make_eligible(*s);
+    }
+    alloc_.clear();
+
+    // Link arbitration: the sender keeps the link while it can send; otherwise the
+    // next eligible VC after the last sender's gets it.
+    for (size_t i = 0; i < dirty_.size(); ++i) {
+        Channel &c = channels_[dirty_[i]];
+        c.dirty = false;
+        if (c.sender) {
+            continue;
+        }
+        int nvc = int(c.vcs.size());
+        for (int j = 1; j <= nvc; ++j) {
+            int vc = ((c.last_vc + j) % nvc + nvc) % nvc;
+            if (c.eligible[vc]) {
+                start(*c.eligible[vc], now);
+                break;
+            }
+        }
+    }
+    dirty_.clear();
+
+    // New predictions for every hop whose neighbourhood changed.
+    for (size_t i = 0; i < recompute_.size(); ++i) {
+        Seg &s = *recompute_[i];
+        s.marked = false;
+        if (s.finished) {
+            continue;
+        }
+        s.gen += 1;
+        if (s.running) {
+            schedule(predicted_stop(s, now), Ev::Check, &s);
+        } else if (s.vc_owned && !s.eligible) {
+            int64_t t = eligible_from(s);
+            if (t != kNever) {
+                if (t <= now) {
+                    throw std::logic_error(std::string(name()) +
+                                           ": hop became eligible in the past");
+                }
+                schedule(t, Ev::Check, &s);
+            }
+        }
+    }
+    recompute_.clear();
+
+    // Worms whose last events have passed.
+    size_t kept = 0;
+    for (Worm *w : graveyard_) {
+        if (w->pending_events == 0) {
+            live_.erase(w);
+            delete w;
+        } else {
+            graveyard_[kept++] = w;
+        }
+    }
+    graveyard_.resize(kept);
+
+    current_ = -1;
+    if (!events_.empty()) {
+        wake_at(events_.top().cycle);
+    }
+}
+
+} // namespace starfish::net
