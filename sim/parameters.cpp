@@ -1,6 +1,7 @@
 #include "sim/parameters.h"
 
 #include "hw/platform/machine_params.h"
+#include "hw/platform/node.h"
 #include "sim/workload_params.h"
 
 namespace starfish::sim {
@@ -10,6 +11,7 @@ config::Registry build_registry() {
     config::Registry reg;
     platform::declare_machine_params(reg);
     declare_workload_params(reg);
+    platform::declare_node_params(reg);
     return reg;
 }
 } // namespace
