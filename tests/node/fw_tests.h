@@ -120,6 +120,13 @@ void fwt_ni_timing_main(hal_t *h);
 #define FWT_NIERR_COUNT 17u
 void fwt_ni_error_main(hal_t *h);
 
+/* ---- bench programs (bench/bench_node.cpp); the context points to a uint32_t
+ * iteration count ----------------------------------------------------------------- */
+/* Two threads hand a semaphore back and forth: two context switches per round. */
+void fwt_bench_switch_main(hal_t *h);
+/* Reads the NI ID register in a loop. */
+void fwt_bench_regs_main(hal_t *h);
+
 #ifdef __cplusplus
 }
 #endif

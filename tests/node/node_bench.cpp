@@ -62,8 +62,10 @@ json run_node_bench(const NodeBenchSpec &spec, const NodeInspector &inspect) {
         nodes.push_back(std::move(node));
     }
 
+    // Ends when nothing is left to do (or at the limit, for runaway firmware).
     sc_core::sc_start(sc_core::sc_time::from_value(
-        static_cast<uint64_t>(spec.limit_cycles * static_cast<double>(cycle_ps))));
+                          static_cast<uint64_t>(spec.limit_cycles * static_cast<double>(cycle_ps))),
+                      sc_core::SC_EXIT_ON_STARVATION);
 
     json out;
     out["cycle_ps"] = cycle_ps;
