@@ -226,7 +226,8 @@ void NodeCpu::set_handler(unsigned line, Handler handler) {
     } else {
         enabled_mask_ &= ~(1u << line);
     }
-    handlers_[line] = std::move(handler);
+    // Shared so that a handler may replace itself while it runs.
+    handlers_[line] = handler ? std::make_shared<const Handler>(std::move(handler)) : nullptr;
 }
 
 int NodeCpu::first_raised_line() {
@@ -265,7 +266,8 @@ void NodeCpu::dispatch(unsigned line) {
     in_handler_ = true;
     pending_ps_ = 0;
     charge(params_.irq_entry_cycles);
-    handlers_[line]();
+    std::shared_ptr<const Handler> handler = handlers_[line];
+    (*handler)();
     charge(params_.irq_exit_cycles);
     if (pending_ps_ > 0) {
         wait_ps(pending_ps_);

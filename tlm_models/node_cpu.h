@@ -185,7 +185,7 @@ private:
     uint32_t next_thread_id_ = 1;
     size_t live_threads_ = 0;
 
-    std::vector<Handler> handlers_;
+    std::vector<std::shared_ptr<const Handler>> handlers_;
     uint32_t enabled_mask_ = 0;
     sc_core::sc_event irq_event_;
     uint64_t device_access_delta_ = ~uint64_t(0);
