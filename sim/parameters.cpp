@@ -2,6 +2,7 @@
 
 #include "hw/platform/fs_params.h"
 #include "hw/platform/machine_params.h"
+#include "hw/platform/node.h"
 #include "sim/workload_params.h"
 #include "tlm_models/net_params.h"
 
@@ -14,6 +15,7 @@ config::Registry build_registry() {
     declare_workload_params(reg);
     platform::declare_fs_params(reg);
     net::declare_net_params(reg);
+    platform::declare_node_params(reg);
     return reg;
 }
 } // namespace

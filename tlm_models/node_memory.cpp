@@ -1,31 +1,70 @@
 #include "tlm_models/node_memory.h"
 
+#include <sys/mman.h>
+
+#include <cerrno>
 #include <cstring>
 #include <stdexcept>
 
 namespace starfish::tlm_models {
 
+void declare_node_memory_params(config::Registry &reg) {
+    // 16 MB: a CP of the `ra`/`rn`/`wn` patterns holds the whole 10 MB file in its
+    // user buffer, and an IOP's SPFS cache (8 buffers x 16 CPs x 8 KB = 1 MB) or
+    // DDIO buffers plus firmware state fit in the rest with room to spare. The
+    // file-size study (100, 1000 MB) must raise it. Untouched memory costs no host
+    // memory (NodeMemory maps it lazily).
+    reg.add_int("machine.node_memory_kb", 16384, "KB", {64, 3932160},
+                "local memory of each CP and IOP (firmware buffers, DMA target)",
+                "estimate: not published; 16 MB holds the 10 MB file of the default study "
+                "in one CP (ra/rn patterns) plus firmware buffers (docs/node.md)");
+}
+
+uint32_t node_memory_bytes(const config::Config &cfg) {
+    return static_cast<uint32_t>(cfg.get_int("machine.node_memory_kb") * 1024);
+}
+
 NodeMemory::NodeMemory(sc_core::sc_module_name name, uint32_t size_bytes)
-    : sc_core::sc_module(name), socket("socket"), bytes_(size_bytes, 0) {
+    : sc_core::sc_module(name), socket("socket"), size_(size_bytes) {
+    if (size_bytes > 0) {
+        void *p = ::mmap(nullptr, size_bytes, PROT_READ | PROT_WRITE,
+                         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p == MAP_FAILED) {
+            throw std::runtime_error(std::string(this->name()) + ": cannot map " +
+                                     std::to_string(size_bytes) +
+                                     " bytes of node memory: " + std::strerror(errno));
+        }
+        bytes_ = static_cast<uint8_t *>(p);
+    }
     socket.register_b_transport(this, &NodeMemory::b_transport);
     socket.register_get_direct_mem_ptr(this, &NodeMemory::get_direct_mem_ptr);
     socket.register_transport_dbg(this, &NodeMemory::transport_dbg);
 }
 
+NodeMemory::~NodeMemory() {
+    if (bytes_ != nullptr) {
+        ::munmap(bytes_, size_);
+    }
+}
+
 uint8_t *NodeMemory::span(uint32_t addr, uint32_t len) {
-    return contains(addr, len) ? bytes_.data() + addr : nullptr;
+    return contains(addr, len) ? bytes_ + addr : nullptr;
 }
 
 const uint8_t *NodeMemory::span(uint32_t addr, uint32_t len) const {
-    return contains(addr, len) ? bytes_.data() + addr : nullptr;
+    return contains(addr, len) ? bytes_ + addr : nullptr;
+}
+
+bool NodeMemory::owns(const void *p) const {
+    auto *b = static_cast<const uint8_t *>(p);
+    return bytes_ != nullptr && b >= bytes_ && b <= bytes_ + size_;
 }
 
 uint32_t NodeMemory::address_of(const void *p) const {
-    auto *b = static_cast<const uint8_t *>(p);
-    if (b < bytes_.data() || b > bytes_.data() + bytes_.size()) {
+    if (!owns(p)) {
         throw std::out_of_range(std::string(name()) + ": pointer is not inside node memory");
     }
-    return static_cast<uint32_t>(b - bytes_.data());
+    return static_cast<uint32_t>(static_cast<const uint8_t *>(p) - bytes_);
 }
 
 void NodeMemory::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &) {
@@ -43,7 +82,7 @@ unsigned NodeMemory::transport_dbg(tlm::tlm_generic_payload &trans) {
         trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
         return 0;
     }
-    uint8_t *mem = bytes_.data() + addr;
+    uint8_t *mem = bytes_ + addr;
     if (trans.is_read()) {
         std::memcpy(trans.get_data_ptr(), mem, len);
     } else if (trans.is_write()) {
@@ -54,9 +93,12 @@ unsigned NodeMemory::transport_dbg(tlm::tlm_generic_payload &trans) {
 }
 
 bool NodeMemory::get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &dmi) {
-    dmi.set_dmi_ptr(bytes_.data());
+    if (bytes_ == nullptr) {
+        return false;
+    }
+    dmi.set_dmi_ptr(bytes_);
     dmi.set_start_address(0);
-    dmi.set_end_address(bytes_.size() - 1);
+    dmi.set_end_address(size_ - 1);
     dmi.allow_read_write();
     dmi.set_read_latency(sc_core::SC_ZERO_TIME);
     dmi.set_write_latency(sc_core::SC_ZERO_TIME);

@@ -1,0 +1,133 @@
+#include "hw/platform/node.h"
+
+#include "hw/node_map.h"
+
+#include <stdexcept>
+
+namespace starfish::platform {
+
+void declare_node_params(config::Registry &reg) {
+    tlm_models::declare_node_memory_params(reg);
+    tlm_models::declare_node_cpu_params(reg);
+    tlm_models::declare_network_interface_params(reg);
+    declare_node_hal_params(reg);
+}
+
+namespace {
+uint32_t memory_size(const NodeSetup &setup, const config::Config &cfg) {
+    return setup.memory_bytes != 0 ? setup.memory_bytes : tlm_models::node_memory_bytes(cfg);
+}
+
+NodeIdentity identity_of(const NodeSetup &s) {
+    NodeIdentity id;
+    id.node_id = static_cast<unsigned>(s.node_id);
+    id.role = s.role == NodeRole::Io ? HAL_ROLE_IOP : HAL_ROLE_CP;
+    id.role_index = static_cast<unsigned>(s.role_index);
+    id.cp_count = static_cast<unsigned>(s.cp_count);
+    id.iop_count = static_cast<unsigned>(s.iop_count);
+    id.disks_per_iop = static_cast<unsigned>(s.disks_per_iop);
+    return id;
+}
+} // namespace
+
+Node::Node(sc_core::sc_module_name name, const NodeSetup &setup, const config::Config &cfg,
+           net::Network &network)
+    : sc_core::sc_module(name), setup_(setup), memory_("memory", memory_size(setup, cfg)),
+      cpu_("cpu", tlm_models::NodeCpuParams::from(cfg), setup.node_id),
+      ni_("ni", tlm_models::NetworkInterfaceParams::from(cfg), setup.node_id, memory_, network,
+          setup.router, setup.node_routers),
+      irq_lines_("irq_line", HW_IRQ_LINES), bus_("bus"), memory_port_("memory_port") {
+    memory_port_.bind(memory_.socket);
+    for (unsigned line = 0; line < HW_IRQ_LINES; ++line) {
+        cpu_.irq[line](irq_lines_[line]);
+    }
+    ni_.irq_rx(irq_lines_[HW_IRQ_NI_RX]);
+    ni_.irq_tx(irq_lines_[HW_IRQ_NI_TX]);
+    attach_device("ni", HW_NI_BASE, HW_NI_SIZE, ni_.regs, [this] { return ni_.failure(); });
+    RegisterBus &bus = *this;
+    hal_ =
+        std::make_unique<NodeHal>(identity_of(setup), cfg, HalCosts::from(cfg), cpu_, memory_, bus);
+    if (setup.main != nullptr) {
+        FirmwareMain main = setup.main;
+        hal_t *h = hal_->handle();
+        cpu_.start([main, h] { main(h); }, "main");
+    }
+}
+
+Node::IrqLine &Node::irq_line(unsigned line) {
+    if (line >= HW_IRQ_LINES) {
+        throw std::out_of_range(std::string(name()) + ": no interrupt line " +
+                                std::to_string(line));
+    }
+    return irq_lines_[line];
+}
+
+void Node::attach_device(const std::string &dev_name, uint32_t base, uint32_t size,
+                         TargetSocket &regs, std::function<std::string()> failure) {
+    if (base < HW_DEV_BASE || size == 0 || uint64_t(base) + size > 0x100000000ull) {
+        throw std::invalid_argument(std::string(name()) + ": device " + dev_name +
+                                    " window must lie in the device region above HW_DEV_BASE");
+    }
+    for (const Window &w : windows_) {
+        if (base < w.base + w.size && w.base < base + size) {
+            throw std::invalid_argument(std::string(name()) + ": device " + dev_name +
+                                        " window overlaps " + w.name);
+        }
+    }
+    bus_.bind(regs);
+    windows_.push_back(
+        Window{dev_name, base, size, static_cast<unsigned>(windows_.size()), std::move(failure)});
+}
+
+RegisterBus::Result Node::access(bool write, uint32_t addr, uint32_t &value,
+                                 sc_core::sc_time &delay) {
+    for (const Window &w : windows_) {
+        if (addr - w.base < w.size) {
+            tlm::tlm_generic_payload trans;
+            trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+            trans.set_address(addr - w.base);
+            trans.set_data_ptr(reinterpret_cast<unsigned char *>(&value));
+            trans.set_data_length(4);
+            trans.set_streaming_width(4);
+            trans.set_byte_enable_ptr(nullptr);
+            trans.set_dmi_allowed(false);
+            trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+            bus_[w.socket_index]->b_transport(trans, delay);
+            return trans.is_response_ok() ? Result::Ok : Result::DeviceError;
+        }
+    }
+    return Result::Unmapped;
+}
+
+std::vector<uint8_t> Node::read_memory(uint32_t addr, uint32_t len) {
+    std::vector<uint8_t> bytes(len);
+    tlm::tlm_generic_payload trans;
+    trans.set_read();
+    trans.set_address(addr);
+    trans.set_data_ptr(bytes.data());
+    trans.set_data_length(len);
+    trans.set_streaming_width(len);
+    if (memory_port_->transport_dbg(trans) != len) {
+        throw std::out_of_range(std::string(name()) + ": read_memory [" + std::to_string(addr) +
+                                ", +" + std::to_string(len) + ") lies outside node memory");
+    }
+    return bytes;
+}
+
+std::string Node::failure() const {
+    for (const Window &w : windows_) {
+        if (w.failure) {
+            std::string f = w.failure();
+            if (!f.empty()) {
+                return f;
+            }
+        }
+    }
+    return cpu_.failure();
+}
+
+nlohmann::json Node::stats_json() const {
+    return nlohmann::json{{"cpu", cpu_.stats().to_json()}, {"ni", ni_.stats().to_json()}};
+}
+
+} // namespace starfish::platform

@@ -1,0 +1,106 @@
+#pragma once
+// A CP or IOP: CPU + node memory + DMA network interface + further register
+// devices (SCSI host adapters), with the address decode of hw/node_map.h and the
+// node's interrupt lines. Runs a firmware entry function as its first thread.
+
+#include "fw/hal.h"
+#include "hw/config/config.h"
+#include "hw/config/registry.h"
+#include "hw/platform/node_hal.h"
+#include "hw/platform/placement.h"
+#include "tlm_models/net_port.h"
+#include "tlm_models/network_interface.h"
+#include "tlm_models/node_cpu.h"
+#include "tlm_models/node_memory.h"
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/simple_initiator_socket.h>
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace starfish::platform {
+
+// Every node parameter: machine.node_memory_kb, machine.fw_stack_kb,
+// machine.node_thread_limit, the HAL service costs cost.*, and ni.*.
+void declare_node_params(config::Registry &registry);
+
+// A firmware program: the node's first thread ("main").
+using FirmwareMain = void (*)(hal_t *);
+
+struct NodeSetup {
+    int node_id = 0;
+    NodeRole role = NodeRole::Compute;
+    int role_index = 0;
+    int cp_count = 1;
+    int iop_count = 0;
+    int disks_per_iop = 0;
+    int router = 0;                // router whose local port this node's NI uses
+    std::vector<int> node_routers; // router of every node id (TX_DEST names node ids)
+    FirmwareMain main = nullptr;   // nullptr: no firmware (a passive node)
+    uint32_t memory_bytes = 0;     // 0: machine.node_memory_kb
+};
+
+class Node : public sc_core::sc_module, private RegisterBus {
+public:
+    using IrqLine = sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>;
+    using TargetSocket =
+        tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
+
+    Node(sc_core::sc_module_name name, const NodeSetup &setup, const config::Config &cfg,
+         net::Network &network);
+
+    tlm_models::NodeMemory &memory() { return memory_; }
+    tlm_models::NodeCpu &cpu() { return cpu_; }
+    tlm_models::NetworkInterface &ni() { return ni_; }
+    NodeHal &hal() { return *hal_; }
+    const NodeSetup &setup() const { return setup_; }
+
+    // Interrupt line `line` of the CPU (hw/node_map.h), for a device's sc_out<bool>.
+    IrqLine &irq_line(unsigned line);
+    // Maps a device's registers at [base, base + size) (e.g. SCSI host adapter k at
+    // HW_SCSI_BASE + k * HW_SCSI_STRIDE); register accesses reach regs with the byte
+    // offset within the window. `failure` (optional) reports the device's fatal
+    // error text for failure(). Call during elaboration.
+    void attach_device(const std::string &name, uint32_t base, uint32_t size, TargetSocket &regs,
+                       std::function<std::string()> failure = {});
+
+    // Debug read of node memory through its TLM socket (transport_dbg; no time),
+    // for harnesses that collect firmware results. Throws if outside memory.
+    std::vector<uint8_t> read_memory(uint32_t addr, uint32_t len);
+
+    // Why the run stopped on this node ("node N: ...") or "" if it did not fail:
+    // a device error first, else the firmware's (hal_fail and HAL misuse).
+    std::string failure() const;
+    const std::map<std::string, uint64_t> &exports() const { return hal_->exports(); }
+    // {"cpu": CpuStats, "ni": NetworkInterfaceStats}
+    nlohmann::json stats_json() const;
+
+private:
+    struct Window {
+        std::string name;
+        uint32_t base;
+        uint32_t size;
+        unsigned socket_index;
+        std::function<std::string()> failure;
+    };
+
+    Result access(bool write, uint32_t addr, uint32_t &value, sc_core::sc_time &delay) override;
+
+    NodeSetup setup_;
+    tlm_models::NodeMemory memory_;
+    tlm_models::NodeCpu cpu_;
+    tlm_models::NetworkInterface ni_;
+    sc_core::sc_vector<IrqLine> irq_lines_;
+    tlm_utils::multi_passthrough_initiator_socket<Node> bus_;
+    tlm_utils::simple_initiator_socket<Node> memory_port_; // debug access to memory
+    std::vector<Window> windows_;
+    std::unique_ptr<NodeHal> hal_;
+};
+
+} // namespace starfish::platform

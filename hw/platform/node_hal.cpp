@@ -1,0 +1,332 @@
+#include "hw/platform/node_hal.h"
+
+#include "hw/node_map.h"
+
+#include <cstdio>
+
+namespace starfish::platform {
+
+namespace {
+const char *const kHalCostProvenance =
+    "estimate: typical 50 MHz RISC kernel path; calibrated on the contiguous-layout tables "
+    "(docs/calibration.md)";
+
+std::string hex32(uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%08x", v);
+    return buf;
+}
+} // namespace
+
+void declare_node_hal_params(config::Registry &reg) {
+    reg.add_int("cost.reg_read_cycles", 4, "cycles", {0, 1000000},
+                "CPU cycles of a 32-bit device register read (uncached load)", kHalCostProvenance);
+    reg.add_int("cost.reg_write_cycles", 2, "cycles", {0, 1000000},
+                "CPU cycles of a 32-bit device register write (uncached store)",
+                kHalCostProvenance);
+    reg.add_int("cost.mem_alloc_cycles", 40, "cycles", {0, 1000000},
+                "CPU cycles of hal_mem_alloc (and of hal_mem_free)", kHalCostProvenance);
+}
+
+HalCosts HalCosts::from(const config::Config &cfg) {
+    HalCosts c;
+    c.reg_read_cycles = static_cast<uint32_t>(cfg.get_int("cost.reg_read_cycles"));
+    c.reg_write_cycles = static_cast<uint32_t>(cfg.get_int("cost.reg_write_cycles"));
+    c.mem_alloc_cycles = static_cast<uint32_t>(cfg.get_int("cost.mem_alloc_cycles"));
+    return c;
+}
+
+NodeHal::NodeHal(const NodeIdentity &identity, const config::Config &cfg, const HalCosts &costs,
+                 tlm_models::NodeCpu &cpu, tlm_models::NodeMemory &memory, RegisterBus &bus)
+    : hal_{this}, identity_(identity), cfg_(cfg), costs_(costs), cpu_(cpu), memory_(memory),
+      bus_(bus), allocator_(memory.size()) {}
+
+unsigned NodeHal::cp_node(unsigned k) {
+    if (k >= identity_.cp_count) {
+        fail("hal_cp_node(" + std::to_string(k) + "): there are " +
+             std::to_string(identity_.cp_count) + " CPs");
+    }
+    return k;
+}
+
+unsigned NodeHal::iop_node(unsigned k) {
+    if (k >= identity_.iop_count) {
+        fail("hal_iop_node(" + std::to_string(k) + "): there are " +
+             std::to_string(identity_.iop_count) + " IOPs");
+    }
+    return identity_.cp_count + k;
+}
+
+int NodeHal::thread_spawn(hal_thread_fn fn, void *arg, const char *name) {
+    if (fn == nullptr) {
+        fail("hal_thread_spawn with a null function");
+    }
+    hal_t *h = handle();
+    return cpu_.spawn([fn, h, arg] { fn(h, arg); }, name != nullptr ? name : "thread") ? 0 : -1;
+}
+
+void NodeHal::sem_init(hal_sem_t *s, uint32_t initial) {
+    if (s == nullptr) {
+        fail("hal_sem_init with a null semaphore");
+    }
+    s->count = initial;
+    s->handle = cpu_.new_semaphore();
+}
+
+void NodeHal::sem_wait(hal_sem_t *s) {
+    if (s == nullptr) {
+        fail("hal_sem_wait with a null semaphore");
+    }
+    cpu_.sem_wait(s->handle, s->count);
+}
+
+void NodeHal::sem_post(hal_sem_t *s) {
+    if (s == nullptr) {
+        fail("hal_sem_post with a null semaphore");
+    }
+    cpu_.sem_post(s->handle, s->count);
+}
+
+void NodeHal::irq_register(unsigned line, hal_irq_fn fn, void *arg) {
+    hal_t *h = handle();
+    if (fn == nullptr) {
+        cpu_.set_handler(line, {});
+    } else {
+        cpu_.set_handler(line, [fn, h, arg] { fn(h, arg); });
+    }
+}
+
+void *NodeHal::mem_alloc(uint32_t bytes, uint32_t align) {
+    if (align != 0 && (align & (align - 1)) != 0) {
+        fail("hal_mem_alloc: alignment " + std::to_string(align) + " is not a power of two");
+    }
+    cpu_.charge(costs_.mem_alloc_cycles);
+    auto addr = allocator_.allocate(bytes, align);
+    if (!addr) {
+        return nullptr;
+    }
+    return memory_.span(*addr, 0);
+}
+
+void NodeHal::mem_free(void *p) {
+    if (p == nullptr) {
+        return;
+    }
+    cpu_.charge(costs_.mem_alloc_cycles);
+    if (!memory_.owns(p) || !allocator_.release(memory_.address_of(p))) {
+        fail("hal_mem_free of a pointer that hal_mem_alloc did not return (or already freed)");
+    }
+}
+
+uint32_t NodeHal::mem_addr(const void *p) {
+    if (!memory_.owns(p)) {
+        fail("hal_mem_addr of a pointer outside node memory");
+    }
+    return memory_.address_of(p);
+}
+
+void *NodeHal::mem_ptr(uint32_t addr) {
+    return addr < memory_.size() ? memory_.span(addr, 0) : nullptr;
+}
+
+void NodeHal::register_access(bool write, uint32_t addr, uint32_t &value) {
+    const char *service = write ? "hal_reg_write" : "hal_reg_read";
+    cpu_.charge(write ? costs_.reg_write_cycles : costs_.reg_read_cycles);
+    // The access is externally visible: it happens when the CPU has caught up.
+    cpu_.sync();
+    if (addr % 4 != 0) {
+        fail(std::string(service) + ": address " + hex32(addr) + " is not word aligned");
+    }
+    if (addr < HW_DEV_BASE && addr < memory_.size()) {
+        fail(std::string(service) + ": address " + hex32(addr) +
+             " is node memory, not a device register");
+    }
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    RegisterBus::Result r = bus_.access(write, addr, value, delay);
+    cpu_.note_device_access();
+    if (r == RegisterBus::Result::Unmapped) {
+        fail(std::string(service) + ": address " + hex32(addr) + " maps to no device");
+    }
+    if (r == RegisterBus::Result::DeviceError) {
+        fail(std::string(service) + ": the device at " + hex32(addr) +
+             " answered with an error response");
+    }
+    cpu_.charge_ps(delay.value());
+}
+
+uint32_t NodeHal::reg_read(uint32_t addr) {
+    uint32_t value = 0;
+    register_access(false, addr, value);
+    return value;
+}
+
+void NodeHal::reg_write(uint32_t addr, uint32_t value) {
+    register_access(true, addr, value);
+}
+
+const config::ParamSpec &NodeHal::config_spec(const char *service, const char *key) {
+    if (key == nullptr) {
+        fail(std::string(service) + " with a null key");
+    }
+    const config::ParamSpec *spec = cfg_.registry().find(key);
+    if (spec == nullptr) {
+        fail(std::string(service) + ": unknown configuration key '" + key + "'");
+    }
+    return *spec;
+}
+
+int64_t NodeHal::config_int(const char *key) {
+    const config::ParamSpec &spec = config_spec("hal_config_int", key);
+    if (spec.type == config::ParamType::Int) {
+        return cfg_.get_int(key);
+    }
+    if (spec.type == config::ParamType::Bool) {
+        return cfg_.get_bool(key) ? 1 : 0;
+    }
+    fail(std::string("hal_config_int: '") + key + "' is a " + config::param_type_name(spec.type) +
+         " parameter, not an integer or boolean");
+}
+
+double NodeHal::config_real(const char *key) {
+    const config::ParamSpec &spec = config_spec("hal_config_real", key);
+    if (spec.type != config::ParamType::Real && spec.type != config::ParamType::Int) {
+        fail(std::string("hal_config_real: '") + key + "' is a " +
+             config::param_type_name(spec.type) + " parameter, not a number or integer");
+    }
+    return cfg_.get_real(key);
+}
+
+const char *NodeHal::config_string(const char *key) {
+    const config::ParamSpec &spec = config_spec("hal_config_string", key);
+    if (spec.type != config::ParamType::String) {
+        fail(std::string("hal_config_string: '") + key + "' is a " +
+             config::param_type_name(spec.type) + " parameter, not a string");
+    }
+    return cfg_.get_string(key).c_str();
+}
+
+void NodeHal::export_value(const char *name, uint64_t value) {
+    if (name == nullptr) {
+        fail("hal_export with a null name");
+    }
+    exports_[name] = value;
+}
+
+} // namespace starfish::platform
+
+// ---- the C functions of fw/include/fw/hal.h ------------------------------------
+
+using starfish::platform::NodeHal;
+
+namespace {
+NodeHal &bound(hal_t *h) {
+    return *h->binding;
+}
+} // namespace
+
+extern "C" {
+
+unsigned hal_node_id(hal_t *h) {
+    return bound(h).identity().node_id;
+}
+hal_role_t hal_role(hal_t *h) {
+    return bound(h).identity().role;
+}
+unsigned hal_role_index(hal_t *h) {
+    return bound(h).identity().role_index;
+}
+unsigned hal_cp_count(hal_t *h) {
+    return bound(h).identity().cp_count;
+}
+unsigned hal_iop_count(hal_t *h) {
+    return bound(h).identity().iop_count;
+}
+unsigned hal_disks_per_iop(hal_t *h) {
+    return bound(h).identity().disks_per_iop;
+}
+unsigned hal_cp_node(hal_t *h, unsigned k) {
+    return bound(h).cp_node(k);
+}
+unsigned hal_iop_node(hal_t *h, unsigned k) {
+    return bound(h).iop_node(k);
+}
+
+uint64_t hal_now_cycles(hal_t *h) {
+    return bound(h).now_cycles();
+}
+void hal_cycles(hal_t *h, uint32_t n) {
+    bound(h).cycles(n);
+}
+void hal_sleep_cycles(hal_t *h, uint64_t n) {
+    bound(h).sleep_cycles(n);
+}
+
+int hal_thread_spawn(hal_t *h, hal_thread_fn fn, void *arg, const char *name) {
+    return bound(h).thread_spawn(fn, arg, name);
+}
+void hal_thread_exit(hal_t *h) {
+    bound(h).thread_exit();
+}
+void hal_yield(hal_t *h) {
+    bound(h).yield();
+}
+
+void hal_sem_init(hal_t *h, hal_sem_t *s, uint32_t initial) {
+    bound(h).sem_init(s, initial);
+}
+void hal_sem_wait(hal_t *h, hal_sem_t *s) {
+    bound(h).sem_wait(s);
+}
+void hal_sem_post(hal_t *h, hal_sem_t *s) {
+    bound(h).sem_post(s);
+}
+
+void hal_irq_register(hal_t *h, unsigned line, hal_irq_fn fn, void *arg) {
+    bound(h).irq_register(line, fn, arg);
+}
+
+void *hal_mem_alloc(hal_t *h, uint32_t bytes, uint32_t align) {
+    return bound(h).mem_alloc(bytes, align);
+}
+void hal_mem_free(hal_t *h, void *p) {
+    bound(h).mem_free(p);
+}
+uint32_t hal_mem_addr(hal_t *h, const void *p) {
+    return bound(h).mem_addr(p);
+}
+void *hal_mem_ptr(hal_t *h, uint32_t addr) {
+    return bound(h).mem_ptr(addr);
+}
+
+uint32_t hal_reg_read(hal_t *h, uint32_t addr) {
+    return bound(h).reg_read(addr);
+}
+void hal_reg_write(hal_t *h, uint32_t addr, uint32_t value) {
+    bound(h).reg_write(addr, value);
+}
+
+int64_t hal_config_int(hal_t *h, const char *key) {
+    return bound(h).config_int(key);
+}
+double hal_config_real(hal_t *h, const char *key) {
+    return bound(h).config_real(key);
+}
+const char *hal_config_string(hal_t *h, const char *key) {
+    return bound(h).config_string(key);
+}
+
+void hal_set_context(hal_t *h, void *ctx) {
+    bound(h).set_context(ctx);
+}
+void *hal_context(hal_t *h) {
+    return bound(h).context();
+}
+
+void hal_export(hal_t *h, const char *name, uint64_t value) {
+    bound(h).export_value(name, value);
+}
+void hal_fail(hal_t *h, const char *message) {
+    bound(h).fail(message != nullptr ? message : "hal_fail");
+}
+
+} // extern "C"

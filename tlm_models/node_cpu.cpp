@@ -1,0 +1,499 @@
+#define SC_INCLUDE_DYNAMIC_PROCESSES
+#include "tlm_models/node_cpu.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace starfish::tlm_models {
+
+static_assert(HW_IRQ_LINES <= 32, "interrupt lines are kept in a 32-bit mask");
+
+namespace {
+const char *const kCostProvenance =
+    "estimate: typical 50 MHz RISC kernel path; calibrated on the contiguous-layout tables "
+    "(docs/calibration.md)";
+
+void add_cost(config::Registry &reg, const std::string &key, long long def,
+              const std::string &meaning) {
+    reg.add_int(key, def, "cycles", {0, 1000000}, meaning, kCostProvenance);
+}
+
+uint32_t get_u32(const config::Config &cfg, const char *key) {
+    return static_cast<uint32_t>(cfg.get_int(key));
+}
+} // namespace
+
+void declare_node_cpu_params(config::Registry &reg) {
+    add_cost(reg, "cost.irq_entry_cycles", 20,
+             "CPU cycles to enter an interrupt handler (save state, find the handler)");
+    add_cost(reg, "cost.irq_exit_cycles", 10, "CPU cycles to return from an interrupt handler");
+    add_cost(reg, "cost.context_switch_cycles", 30,
+             "CPU cycles charged to a thread that gets the CPU after a different thread");
+    add_cost(reg, "cost.thread_create_cycles", 100, "CPU cycles of hal_thread_spawn");
+    add_cost(reg, "cost.thread_exit_cycles", 20, "CPU cycles of a thread's exit");
+    add_cost(reg, "cost.sem_post_cycles", 5, "CPU cycles of hal_sem_post");
+    add_cost(reg, "cost.sem_wait_cycles", 5, "CPU cycles of hal_sem_wait");
+    add_cost(reg, "cost.thread_wakeup_cycles", 15,
+             "extra CPU cycles of a hal_sem_post that wakes a waiting thread (charged to the "
+             "poster)");
+    add_cost(reg, "cost.yield_cycles", 10, "CPU cycles of hal_yield");
+    reg.add_int("machine.node_thread_limit", 256, "threads", {1, 65536},
+                "live firmware threads per node (hal_thread_spawn fails beyond it)",
+                "estimate: not published; far above what the firmware needs (a few per disk "
+                "plus the request-server pool)");
+    reg.add_int("machine.fw_stack_kb", 64, "KB", {16, 65536},
+                "host stack of each firmware thread (a simulator resource, not node memory)",
+                "estimate: room for an 8 KB block on a thread's stack plus deep call chains");
+}
+
+uint64_t cpu_cycle_ps(const config::Config &cfg) {
+    return static_cast<uint64_t>(std::llround(1e6 / cfg.get_real("machine.cpu_mhz")));
+}
+
+NodeCpuParams NodeCpuParams::from(const config::Config &cfg) {
+    NodeCpuParams p;
+    p.cycle_ps = cpu_cycle_ps(cfg);
+    p.irq_entry_cycles = get_u32(cfg, "cost.irq_entry_cycles");
+    p.irq_exit_cycles = get_u32(cfg, "cost.irq_exit_cycles");
+    p.context_switch_cycles = get_u32(cfg, "cost.context_switch_cycles");
+    p.thread_create_cycles = get_u32(cfg, "cost.thread_create_cycles");
+    p.thread_exit_cycles = get_u32(cfg, "cost.thread_exit_cycles");
+    p.sem_post_cycles = get_u32(cfg, "cost.sem_post_cycles");
+    p.sem_wait_cycles = get_u32(cfg, "cost.sem_wait_cycles");
+    p.thread_wakeup_cycles = get_u32(cfg, "cost.thread_wakeup_cycles");
+    p.yield_cycles = get_u32(cfg, "cost.yield_cycles");
+    p.thread_limit = get_u32(cfg, "machine.node_thread_limit");
+    p.stack_bytes = get_u32(cfg, "machine.fw_stack_kb") * 1024u;
+    return p;
+}
+
+uint64_t CpuStats::activity_ps(const std::string &name) const {
+    for (const auto &a : activities) {
+        if (a.name == name) {
+            return a.ps;
+        }
+    }
+    return 0;
+}
+
+nlohmann::json CpuStats::to_json() const {
+    nlohmann::json busy_ps = nlohmann::json::object();
+    nlohmann::json busy_cycles = nlohmann::json::object();
+    for (size_t i = 1; i < activities.size(); ++i) {
+        busy_ps[activities[i].name] = activities[i].ps;
+        busy_cycles[activities[i].name] =
+            static_cast<double>(activities[i].ps) / static_cast<double>(cycle_ps);
+    }
+    return nlohmann::json{
+        {"cycle_ps", cycle_ps},
+        {"elapsed_ps", elapsed_ps},
+        {"idle_ps", idle_ps()},
+        {"busy_ps", busy_ps},
+        {"elapsed_cycles", static_cast<double>(elapsed_ps) / static_cast<double>(cycle_ps)},
+        {"idle_cycles", static_cast<double>(idle_ps()) / static_cast<double>(cycle_ps)},
+        {"busy_cycles", busy_cycles},
+        {"interrupts", interrupts},
+        {"context_switches", context_switches},
+        {"threads_created", threads_created},
+        {"wakeups", wakeups}};
+}
+
+// A firmware thread. The process waits on `wake` whenever it does not hold the CPU.
+struct NodeCpu::Thread {
+    uint32_t id = 0;
+    size_t activity = 0;
+    sc_core::sc_event wake;
+    bool finished = false;
+};
+
+NodeCpu::NodeCpu(sc_core::sc_module_name name, const NodeCpuParams &params, int node_id)
+    : sc_core::sc_module(name), irq("irq", HW_IRQ_LINES), params_(params), node_id_(node_id),
+      handlers_(HW_IRQ_LINES) {
+    if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS)) {
+        throw std::logic_error("NodeCpu keeps integer picoseconds: the SystemC time "
+                               "resolution must be 1 ps");
+    }
+    activities_.push_back({"idle", 0});
+    activity_by_name_["idle"] = 0;
+    for (unsigned line = 0; line < HW_IRQ_LINES; ++line) {
+        irq_activity_.push_back(activity_index("irq:" + std::to_string(line)));
+    }
+    SC_THREAD(dispatcher);
+    SC_METHOD(on_irq_rise);
+    for (auto &line : irq) {
+        sensitive << line.pos();
+    }
+    dont_initialize();
+}
+
+NodeCpu::~NodeCpu() = default;
+
+void NodeCpu::start(Body main, const std::string &name) {
+    boot_ = std::move(main);
+    boot_name_ = name;
+}
+
+// ---- accounting --------------------------------------------------------------
+
+size_t NodeCpu::activity_index(const std::string &name) {
+    auto it = activity_by_name_.find(name);
+    if (it != activity_by_name_.end()) {
+        return it->second;
+    }
+    activities_.push_back({name, 0});
+    activity_by_name_[name] = activities_.size() - 1;
+    return activities_.size() - 1;
+}
+
+void NodeCpu::set_activity(size_t activity) {
+    uint64_t now = now_ps();
+    if (now > activity_since_ps_) {
+        activities_[activity_].ps += now - activity_since_ps_;
+        if (trace_on_) {
+            if (!trace_.empty() && trace_.back().activity == activity_ &&
+                trace_.back().end_ps == activity_since_ps_) {
+                trace_.back().end_ps = now;
+            } else {
+                trace_.push_back({activity_, activity_since_ps_, now});
+            }
+        }
+    }
+    activity_since_ps_ = now;
+    activity_ = activity;
+}
+
+CpuStats NodeCpu::stats() const {
+    CpuStats s;
+    s.cycle_ps = params_.cycle_ps;
+    s.elapsed_ps = now_ps();
+    s.activities = activities_;
+    s.activities[activity_].ps += now_ps() - activity_since_ps_;
+    s.interrupts = interrupts_;
+    s.context_switches = context_switches_;
+    s.threads_created = threads_created_;
+    s.wakeups = wakeups_;
+    return s;
+}
+
+// ---- time ----------------------------------------------------------------------
+
+void NodeCpu::charge(uint64_t cycles) {
+    pending_ps_ += cycles * params_.cycle_ps;
+}
+
+uint64_t NodeCpu::now_cycles() const {
+    return (now_ps() + pending_ps_) / params_.cycle_ps;
+}
+
+void NodeCpu::wait_ps(uint64_t ps) {
+    sc_core::wait(sc_core::sc_time::from_value(ps));
+}
+
+void NodeCpu::sync() {
+    if (in_handler_) {
+        // Handlers do not nest: their work is not interruptible.
+        if (pending_ps_ > 0) {
+            wait_ps(pending_ps_);
+            pending_ps_ = 0;
+        }
+        return;
+    }
+    for (;;) {
+        serve_interrupts();
+        if (pending_ps_ == 0) {
+            return;
+        }
+        uint64_t start = now_ps();
+        sc_core::wait(sc_core::sc_time::from_value(pending_ps_), irq_event_);
+        uint64_t spent = now_ps() - start;
+        pending_ps_ = spent >= pending_ps_ ? 0 : pending_ps_ - spent;
+    }
+}
+
+// ---- interrupts ----------------------------------------------------------------
+
+void NodeCpu::on_irq_rise() {
+    irq_event_.notify();
+}
+
+void NodeCpu::set_handler(unsigned line, Handler handler) {
+    if (line >= HW_IRQ_LINES) {
+        fail("hal_irq_register: no interrupt line " + std::to_string(line) + " (lines 0.." +
+             std::to_string(HW_IRQ_LINES - 1) + ")");
+    }
+    if (handler) {
+        enabled_mask_ |= 1u << line;
+    } else {
+        enabled_mask_ &= ~(1u << line);
+    }
+    // Shared so that a handler may replace itself while it runs.
+    handlers_[line] = handler ? std::make_shared<const Handler>(std::move(handler)) : nullptr;
+}
+
+int NodeCpu::first_raised_line() {
+    for (uint32_t m = enabled_mask_; m != 0; m &= m - 1) {
+        int line = __builtin_ctz(m);
+        if (irq[line].read()) {
+            return line;
+        }
+    }
+    return -1;
+}
+
+void NodeCpu::serve_interrupts() {
+    if (enabled_mask_ == 0 || in_handler_) {
+        return;
+    }
+    for (;;) {
+        int line = first_raised_line();
+        if (line < 0) {
+            return;
+        }
+        if (device_access_delta_ == sc_core::sc_delta_count()) {
+            // A register access in this delta may be lowering the line: let it settle.
+            sc_core::wait(sc_core::SC_ZERO_TIME);
+            continue;
+        }
+        dispatch(static_cast<unsigned>(line));
+    }
+}
+
+void NodeCpu::dispatch(unsigned line) {
+    uint64_t interrupted_pending = pending_ps_;
+    size_t interrupted_activity = activity_;
+    set_activity(irq_activity_[line]);
+    ++interrupts_;
+    in_handler_ = true;
+    pending_ps_ = 0;
+    charge(params_.irq_entry_cycles);
+    std::shared_ptr<const Handler> handler = handlers_[line];
+    (*handler)();
+    charge(params_.irq_exit_cycles);
+    if (pending_ps_ > 0) {
+        wait_ps(pending_ps_);
+    }
+    in_handler_ = false;
+    set_activity(interrupted_activity);
+    pending_ps_ = interrupted_pending;
+}
+
+void NodeCpu::dispatcher() {
+    if (boot_) {
+        spawn_thread(std::move(boot_), boot_name_);
+    }
+    for (;;) {
+        sc_core::wait(irq_event_);
+        if (running_ != nullptr || dispatcher_busy_ || first_raised_line() < 0) {
+            continue; // the thread holding the CPU takes it at its next synchronisation
+        }
+        dispatcher_busy_ = true;
+        serve_interrupts();
+        dispatcher_busy_ = false;
+        grant_next();
+    }
+}
+
+// ---- threads -------------------------------------------------------------------
+
+void NodeCpu::require_thread(const char *service) {
+    if (in_handler_) {
+        fail(std::string(service) +
+             " called from an interrupt handler (handlers run to completion and must not "
+             "block)");
+    }
+    if (running_ == nullptr) {
+        fail(std::string(service) + " called outside a firmware thread");
+    }
+}
+
+void NodeCpu::grant_next() {
+    if (ready_.empty()) {
+        set_activity(0);
+        return;
+    }
+    Thread *t = ready_.front();
+    ready_.pop_front();
+    running_ = t;
+    if (last_thread_id_ != 0 && last_thread_id_ != t->id) {
+        charge(params_.context_switch_cycles);
+        ++context_switches_;
+    }
+    last_thread_id_ = t->id;
+    set_activity(t->activity);
+    t->wake.notify();
+}
+
+void NodeCpu::release() {
+    running_ = nullptr;
+    if (!dispatcher_busy_) {
+        grant_next();
+    }
+}
+
+void NodeCpu::wait_for_cpu(Thread *t) {
+    while (running_ != t) {
+        sc_core::wait(t->wake);
+    }
+    // Interrupts raised while this thread waited are served before it resumes.
+    serve_interrupts();
+}
+
+void NodeCpu::acquire(Thread *t) {
+    ready_.push_back(t);
+    if (running_ == nullptr && !dispatcher_busy_) {
+        grant_next();
+    }
+    wait_for_cpu(t);
+}
+
+void NodeCpu::spawn_thread(Body body, const std::string &name) {
+    auto t = std::make_shared<Thread>();
+    t->id = next_thread_id_++;
+    t->activity = activity_index("thread:" + name);
+    threads_[t->id] = t;
+    ++live_threads_;
+    ++threads_created_;
+    sc_core::sc_spawn_options opts;
+    opts.set_stack_size(static_cast<int>(params_.stack_bytes));
+    sc_core::sc_spawn([this, t, body = std::move(body)] { thread_main(t, body); },
+                      sc_core::sc_gen_unique_name("fw_thread"), &opts);
+    ready_.push_back(t.get());
+    if (running_ == nullptr && !dispatcher_busy_) {
+        grant_next();
+    }
+}
+
+void NodeCpu::thread_main(const std::shared_ptr<Thread> &t, const Body &body) {
+    wait_for_cpu(t.get());
+    try {
+        body();
+    } catch (const ThreadExit &) {
+        return; // exit_thread() already gave the CPU away
+    }
+    finish_current_thread();
+}
+
+void NodeCpu::finish_current_thread() {
+    charge(params_.thread_exit_cycles);
+    sync();
+    Thread *self = running_;
+    self->finished = true;
+    --live_threads_;
+    auto keep = threads_[self->id]; // the process still runs on this object until it returns
+    threads_.erase(self->id);
+    release();
+}
+
+bool NodeCpu::spawn(Body body, const std::string &name) {
+    charge(params_.thread_create_cycles);
+    sync();
+    if (live_threads_ >= params_.thread_limit) {
+        return false;
+    }
+    spawn_thread(std::move(body), name);
+    return true;
+}
+
+void NodeCpu::exit_thread() {
+    require_thread("hal_thread_exit");
+    finish_current_thread();
+    throw ThreadExit{};
+}
+
+void NodeCpu::yield() {
+    require_thread("hal_yield");
+    charge(params_.yield_cycles);
+    sync();
+    if (ready_.empty()) {
+        return;
+    }
+    Thread *self = running_;
+    ready_.push_back(self);
+    release();
+    wait_for_cpu(self);
+}
+
+void NodeCpu::sleep(uint64_t cycles) {
+    require_thread("hal_sleep_cycles");
+    sync();
+    Thread *self = running_;
+    release();
+    sc_core::wait(sc_core::sc_time::from_value(cycles * params_.cycle_ps));
+    acquire(self);
+}
+
+// ---- semaphores ----------------------------------------------------------------
+
+uint32_t NodeCpu::new_semaphore() {
+    if (next_sem_ == 0xffffffffu) {
+        fail("hal_sem_init: semaphore handles exhausted");
+    }
+    return next_sem_++;
+}
+
+void NodeCpu::sem_wait(uint32_t handle, uint32_t &count) {
+    require_thread("hal_sem_wait");
+    if (handle == 0 || handle >= next_sem_) {
+        fail("hal_sem_wait on a semaphore that hal_sem_init never initialised");
+    }
+    charge(params_.sem_wait_cycles);
+    if (count > 0) {
+        --count;
+        return;
+    }
+    sync();
+    Thread *self = running_;
+    sem_waiters_[handle].push_back(self);
+    release();
+    wait_for_cpu(self); // the post that wakes us hands over its unit
+}
+
+void NodeCpu::sem_post(uint32_t handle, uint32_t &count) {
+    if (handle == 0 || handle >= next_sem_) {
+        fail("hal_sem_post on a semaphore that hal_sem_init never initialised");
+    }
+    charge(params_.sem_post_cycles);
+    auto it = sem_waiters_.find(handle);
+    if (it != sem_waiters_.end()) {
+        Thread *t = it->second.front();
+        it->second.pop_front();
+        if (it->second.empty()) {
+            sem_waiters_.erase(it);
+        }
+        charge(params_.thread_wakeup_cycles);
+        ++wakeups_;
+        ready_.push_back(t);
+    } else {
+        if (count == 0xffffffffu) {
+            fail("hal_sem_post: semaphore count overflow");
+        }
+        ++count;
+    }
+    sync();
+}
+
+// ---- failure -------------------------------------------------------------------
+
+void NodeCpu::fail(const std::string &message) {
+    if (failure_.empty()) {
+        failure_ = "node " + std::to_string(node_id_) + ": " + message;
+    }
+    sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
+    if (!self.valid() || self.proc_kind() != sc_core::SC_THREAD_PROC_) {
+        throw std::runtime_error(failure_);
+    }
+    // The failure happens when the work charged before it is done.
+    if (pending_ps_ > 0) {
+        uint64_t ps = pending_ps_;
+        pending_ps_ = 0;
+        wait_ps(ps);
+    }
+    if (sc_core::sc_get_simulator_status() != sc_core::SC_SIM_USER_STOP) {
+        sc_core::sc_stop(); // once: several failures may meet in one delta
+    }
+    for (;;) {
+        sc_core::wait(never_); // parked: the run is over
+    }
+}
+
+} // namespace starfish::tlm_models

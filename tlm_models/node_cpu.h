@@ -1,0 +1,212 @@
+#pragma once
+// One node's CPU: timing and scheduling of the firmware (DESIGN.md, "The
+// co-simulation boundary").
+//
+// The CPU runs one activity at a time: an interrupt handler or a firmware thread.
+// Firmware threads are SystemC thread processes that hold the CPU while they run
+// and give it up only when they block, yield, sleep or exit (cooperative; the next
+// ready thread in FIFO order then gets it). Work is charged as integer cycles that
+// accumulate as the running activity's *pending* time and become SystemC time
+// lazily, at a synchronisation point, where the activity waits them out while
+// holding the CPU. That wait is interruptible: a line raised during it runs its
+// handler at that simulated time, and the rest of the pending time follows. When
+// no thread holds the CPU, a per-node dispatcher takes interrupts at once.
+//
+// This class knows nothing of the C HAL: hw/platform/node_hal binds hal.h to it.
+// Every call below marked "firmware context" must come from a firmware thread of
+// this CPU or from one of its interrupt handlers.
+
+#include "hw/config/config.h"
+#include "hw/config/registry.h"
+#include "hw/node_map.h"
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace starfish::tlm_models {
+
+// cost.* of the scheduler services and machine.fw_stack_kb, machine.node_thread_limit.
+void declare_node_cpu_params(config::Registry &registry);
+
+struct NodeCpuParams {
+    uint64_t cycle_ps = 20000; // from machine.cpu_mhz
+    uint32_t irq_entry_cycles = 0;
+    uint32_t irq_exit_cycles = 0;
+    uint32_t context_switch_cycles = 0;
+    uint32_t thread_create_cycles = 0;
+    uint32_t thread_exit_cycles = 0;
+    uint32_t sem_post_cycles = 0;
+    uint32_t sem_wait_cycles = 0;
+    uint32_t thread_wakeup_cycles = 0;
+    uint32_t yield_cycles = 0;
+    uint32_t thread_limit = 256;     // live firmware threads per node
+    uint32_t stack_bytes = 64 << 10; // host stack of each firmware thread
+
+    static NodeCpuParams from(const config::Config &cfg);
+};
+
+// Integer picoseconds of one CPU cycle at machine.cpu_mhz.
+uint64_t cpu_cycle_ps(const config::Config &cfg);
+
+// Where a node's CPU time went. Activities are "idle", "thread:<name>" (threads
+// with the same name share one entry) and "irq:<line>". Times are exact
+// picoseconds; the busy and idle times add up to the elapsed time.
+struct CpuStats {
+    struct Activity {
+        std::string name;
+        uint64_t ps = 0;
+    };
+    uint64_t cycle_ps = 0;
+    uint64_t elapsed_ps = 0;
+    std::vector<Activity> activities; // [0] is "idle"
+    uint64_t interrupts = 0;          // handler dispatches
+    uint64_t context_switches = 0;    // CPU passed from one thread to a different one
+    uint64_t threads_created = 0;
+    uint64_t wakeups = 0; // posts that woke a waiting thread
+
+    uint64_t idle_ps() const { return activities.empty() ? 0 : activities[0].ps; }
+    uint64_t busy_ps() const { return elapsed_ps - idle_ps(); }
+    uint64_t activity_ps(const std::string &name) const; // 0 if absent
+    nlohmann::json to_json() const;
+};
+
+// One stretch of CPU time spent on one activity (only recorded with set_trace).
+struct ActivityInterval {
+    size_t activity; // index into CpuStats::activities
+    uint64_t start_ps;
+    uint64_t end_ps;
+};
+
+class NodeCpu : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(NodeCpu);
+    // Level-sensitive interrupt lines (hw/node_map.h). All must be bound.
+    sc_core::sc_vector<sc_core::sc_in<bool>> irq;
+
+    using Body = std::function<void()>;
+    using Handler = std::function<void()>;
+
+    NodeCpu(sc_core::sc_module_name name, const NodeCpuParams &params, int node_id);
+    ~NodeCpu() override;
+
+    int node_id() const { return node_id_; }
+    const NodeCpuParams &params() const { return params_; }
+
+    // Before sc_start: the node's first firmware thread, started at time 0.
+    void start(Body main, const std::string &name);
+
+    // ---- firmware context ------------------------------------------------------
+    // Adds CPU work to the running activity (no SystemC time passes yet).
+    void charge(uint64_t cycles);
+    // Adds work given in picoseconds (a device's TLM delay annotation).
+    void charge_ps(uint64_t ps) { pending_ps_ += ps; }
+    // Simulated time in cycles including the running activity's pending work.
+    uint64_t now_cycles() const;
+    // Waits out the pending work while holding the CPU; interrupts raised
+    // meanwhile are served at their time (not from inside a handler).
+    void sync();
+    // Makes a new thread ready (it starts when it gets the CPU). Charges
+    // cost.thread_create_cycles. False if the node's thread limit is reached.
+    bool spawn(Body body, const std::string &name);
+    // Ends the calling thread (charges cost.thread_exit_cycles). Never returns.
+    [[noreturn]] void exit_thread();
+    // Lets the other ready threads (and pending interrupts) run first.
+    void yield();
+    // Blocks the calling thread for `cycles` without using the CPU.
+    void sleep(uint64_t cycles);
+    // Counting semaphores: the count lives in firmware memory, the CPU keeps the
+    // wait queue of each handle. A post that finds a waiter hands it the unit.
+    uint32_t new_semaphore();
+    void sem_wait(uint32_t handle, uint32_t &count);
+    void sem_post(uint32_t handle, uint32_t &count);
+    // Installs (or with an empty handler, removes) the handler of a line.
+    void set_handler(unsigned line, Handler handler);
+    bool in_handler() const { return in_handler_; }
+    // Records a fatal firmware error naming this node, stops the simulation and
+    // never returns (the calling process is parked).
+    [[noreturn]] void fail(const std::string &message);
+    // A device register was accessed in this delta cycle: a line it changes
+    // settles one delta later, so interrupts are sampled after that.
+    void note_device_access() { device_access_delta_ = sc_core::sc_delta_count(); }
+
+    // ---- harness ----------------------------------------------------------------
+    // "node N: message" of the first fail(), or "" if none.
+    const std::string &failure() const { return failure_; }
+    CpuStats stats() const;
+    void set_trace(bool on) { trace_on_ = on; }
+    // Closed intervals in time order (the running one is not included).
+    const std::vector<ActivityInterval> &trace() const { return trace_; }
+    size_t live_threads() const { return live_threads_; }
+
+private:
+    struct Thread;
+    struct ThreadExit {};
+
+    void dispatcher();
+    void on_irq_rise();
+    void thread_main(const std::shared_ptr<Thread> &t, const Body &body);
+    void spawn_thread(Body body, const std::string &name);
+    void finish_current_thread();
+    void acquire(Thread *t);
+    void wait_for_cpu(Thread *t);
+    void release();
+    void grant_next();
+    int first_raised_line();
+    void serve_interrupts();
+    void dispatch(unsigned line);
+    void wait_ps(uint64_t ps);
+    void require_thread(const char *service);
+    size_t activity_index(const std::string &name);
+    void set_activity(size_t activity);
+    uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
+
+    const NodeCpuParams params_;
+    const int node_id_;
+
+    Body boot_;
+    std::string boot_name_;
+
+    Thread *running_ = nullptr;    // thread holding the CPU
+    bool dispatcher_busy_ = false; // the dispatcher holds the CPU (handlers while idle)
+    bool in_handler_ = false;
+    uint64_t pending_ps_ = 0;     // the running activity's unsynchronised work
+    uint32_t last_thread_id_ = 0; // 0: no thread has run yet
+    std::deque<Thread *> ready_;
+    std::map<uint32_t, std::shared_ptr<Thread>> threads_; // live threads by id
+    uint32_t next_thread_id_ = 1;
+    size_t live_threads_ = 0;
+
+    std::vector<std::shared_ptr<const Handler>> handlers_;
+    uint32_t enabled_mask_ = 0;
+    sc_core::sc_event irq_event_;
+    uint64_t device_access_delta_ = ~uint64_t(0);
+
+    std::unordered_map<uint32_t, std::deque<Thread *>> sem_waiters_;
+    uint32_t next_sem_ = 1;
+
+    std::vector<CpuStats::Activity> activities_;
+    std::map<std::string, size_t> activity_by_name_;
+    std::vector<size_t> irq_activity_;
+    size_t activity_ = 0;
+    uint64_t activity_since_ps_ = 0;
+    uint64_t interrupts_ = 0;
+    uint64_t context_switches_ = 0;
+    uint64_t threads_created_ = 0;
+    uint64_t wakeups_ = 0;
+    bool trace_on_ = false;
+    std::vector<ActivityInterval> trace_;
+
+    std::string failure_;
+    sc_core::sc_event never_;
+};
+
+} // namespace starfish::tlm_models
