@@ -2,6 +2,9 @@
 
 #include "hw/platform/machine_params.h"
 #include "sim/workload_params.h"
+#include "tlm_models/hp97560_disk.h"
+#include "tlm_models/scsi_bus.h"
+#include "tlm_models/scsi_host_adapter.h"
 
 namespace starfish::sim {
 
@@ -10,6 +13,9 @@ config::Registry build_registry() {
     config::Registry reg;
     platform::declare_machine_params(reg);
     declare_workload_params(reg);
+    tlm_models::declare_disk_params(reg);
+    tlm_models::declare_scsi_bus_params(reg);
+    tlm_models::declare_scsi_adapter_params(reg);
     return reg;
 }
 } // namespace
