@@ -2,6 +2,7 @@
 
 #include "hw/config/config_error.h"
 #include "sim/cli/cmd_config.h"
+#include "sim/cli/cmd_disk.h"
 #include "sim/cli/cmd_run.h"
 #include "sim/cli/common.h"
 #include "sim/report/run_result.h"
@@ -28,6 +29,7 @@ int sc_main(int argc, char *argv[]) {
     int exit_status = kExitOk;
     add_run_command(app, exit_status);
     add_config_command(app, exit_status);
+    add_disk_command(app, exit_status);
 
     try {
         app.parse(argc, argv);
