@@ -41,8 +41,10 @@ struct ScsiAdapterStats {
 
 class ScsiHostAdapter : public sc_core::sc_module, public ScsiInitiator, public ScsiBusClient {
 public:
-    tlm_utils::simple_target_socket<ScsiHostAdapter> regs; // 32-bit, offsets in the window
-    sc_core::sc_out<bool> irq;                             // level: done FIFO not empty
+    // 32-bit accesses; the address is taken modulo HW_SCSI_STRIDE, so the offset in
+    // the window or the full node address both work.
+    tlm_utils::simple_target_socket<ScsiHostAdapter> regs;
+    sc_core::sc_out<bool> irq; // level: done FIFO not empty
 
     SC_HAS_PROCESS(ScsiHostAdapter);
     // The adapter becomes the bus's initiator. node_id and adapter_index name it
