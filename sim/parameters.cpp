@@ -5,6 +5,9 @@
 #include "hw/platform/node.h"
 #include "sim/workload_params.h"
 #include "tlm_models/net_params.h"
+#include "tlm_models/hp97560_disk.h"
+#include "tlm_models/scsi_bus.h"
+#include "tlm_models/scsi_host_adapter.h"
 
 namespace starfish::sim {
 
@@ -16,6 +19,9 @@ config::Registry build_registry() {
     platform::declare_fs_params(reg);
     net::declare_net_params(reg);
     platform::declare_node_params(reg);
+    tlm_models::declare_disk_params(reg);
+    tlm_models::declare_scsi_bus_params(reg);
+    tlm_models::declare_scsi_adapter_params(reg);
     return reg;
 }
 } // namespace

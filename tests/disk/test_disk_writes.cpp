@@ -1,0 +1,219 @@
+// Writes: immediate report (completion after the bus transfer and the controller
+// overhead), media writes later and in order, reads of pending data, the cache
+// filling up, write-through reporting and SYNCHRONIZE CACHE.
+#include "hw/data_pattern.h"
+#include "sim/runner/isolated_run.h"
+#include "tests/disk/disk_rig.h"
+
+#include <boost/test/unit_test.hpp>
+
+using namespace starfish;
+using namespace starfish::testing;
+using nlohmann::json;
+
+namespace {
+
+void fill(DiskRig &rig, uint32_t addr, uint32_t bytes, uint32_t seed) {
+    uint8_t *p = rig.mem(addr, bytes);
+    for (uint32_t i = 0; i < bytes; ++i) {
+        p[i] = hw_file_byte(seed, i);
+    }
+}
+
+bool same(DiskRig &rig, uint32_t addr, uint32_t bytes, uint32_t seed) {
+    const uint8_t *p = rig.mem(addr, bytes);
+    for (uint32_t i = 0; i < bytes; ++i) {
+        if (p[i] != hw_file_byte(seed, i)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+json media_log_json(const Hp97560Disk &d) {
+    json log = json::array();
+    for (const auto &op : d.media_log()) {
+        log.push_back(json{{"write", op.write},
+                           {"lba", op.lba},
+                           {"sectors", op.sectors},
+                           {"start", op.start_ps},
+                           {"end", op.end_ps}});
+    }
+    return log;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(disk_writes)
+
+BOOST_AUTO_TEST_CASE(immediate_report_completes_after_bus_time_and_overhead) {
+    json r = sim::run_isolated([] {
+        json out;
+        run_rig(default_config(), 1, [&](DiskRig &rig) {
+            Hp97560Disk &d = *rig.disks[0];
+            d.set_media_log(true);
+            const uint32_t buf = DiskRig::kBufferBase;
+            fill(rig, buf, 8192, 11);
+            uint64_t t0 = rig.now();
+            auto c = rig.run(0, HW_SCSI_OP_WRITE10, 0, 500000, 16, buf);
+            out["status"] = c.desc.status;
+            out["transferred"] = c.desc.transferred;
+            out["response"] = c.time_ps - t0;
+            out["pending_at_completion"] = d.pending_write_sectors();
+            // Read it back at once, while the media write is still pending.
+            std::memset(rig.mem(buf, 8192), 0, 8192);
+            auto rd = rig.run(0, HW_SCSI_OP_READ10, 0, 500000, 16, buf);
+            out["read_status"] = rd.desc.status;
+            out["read_back_pending"] = same(rig, buf, 8192, 11);
+            out["read_response"] = rd.time_ps - c.time_ps;
+            sc_core::wait(100, sc_core::SC_MS);
+            out["pending_later"] = d.pending_write_sectors();
+            std::memset(rig.mem(buf, 8192), 0, 8192);
+            rig.run(0, HW_SCSI_OP_READ10, 0, 500000, 16, buf);
+            out["read_back_later"] = same(rig, buf, 8192, 11);
+            out["completion"] = c.time_ps;
+            out["log"] = media_log_json(d);
+        });
+        return out;
+    });
+    BOOST_TEST(r["status"] == HW_SCSI_STATUS_GOOD);
+    BOOST_TEST(r["transferred"] == 8192);
+    // Selection (arbitration 6 + command 15 us), overhead 2.2 ms (from the end of
+    // the command phase; the 4 us disconnect overlaps it), reselection (6 us +
+    // 8192 B at 10 MB/s = 781.25 us + status 4 us).
+    BOOST_TEST(r["response"].get<uint64_t>() == 3012250000ull);
+    BOOST_TEST(r["pending_at_completion"] == 16);
+    BOOST_TEST(r["read_back_pending"] == true);
+    // The read is a cache hit: overhead and bus only, no seek.
+    BOOST_TEST(r["read_response"].get<uint64_t>() == 3012250000ull);
+    BOOST_TEST(r["pending_later"] == 0);
+    BOOST_TEST(r["read_back_later"] == true);
+    // The media write happened after the drive reported completion.
+    const json &log = r["log"];
+    BOOST_REQUIRE(log.size() >= 1u);
+    BOOST_TEST(log[0]["write"] == true);
+    BOOST_TEST(log[0]["end"].get<uint64_t>() > r["completion"].get<uint64_t>());
+}
+
+BOOST_AUTO_TEST_CASE(media_writes_follow_in_order_and_the_cache_fills) {
+    json r = sim::run_isolated([] {
+        json out;
+        run_rig(default_config(), 1, [&](DiskRig &rig) {
+            Hp97560Disk &d = *rig.disks[0];
+            d.set_media_log(true);
+            // 24 scattered 8 KB writes (192 KB, more than the 128 KB cache).
+            std::vector<uint32_t> lbas;
+            json responses = json::array(), completions = json::array();
+            for (uint32_t i = 0; i < 24; ++i) {
+                uint32_t lba = (i * 7919u % 24u) * 100000u + 32;
+                lbas.push_back(lba);
+                uint32_t buf = DiskRig::kBufferBase + i * 8192;
+                fill(rig, buf, 8192, 100 + i);
+                uint64_t t0 = rig.now();
+                auto c = rig.run(0, HW_SCSI_OP_WRITE10, 0, lba, 16, buf);
+                responses.push_back(c.time_ps - t0);
+                completions.push_back(c.time_ps);
+            }
+            out["responses"] = responses;
+            out["completions"] = completions;
+            out["lbas"] = lbas;
+            out["log"] = media_log_json(d);
+            // SYNCHRONIZE CACHE returns once every write is on the media.
+            auto s = rig.run(0, HW_SCSI_OP_SYNC_CACHE10, 0, 0, 0, 0);
+            out["sync_status"] = s.desc.status;
+            out["sync_time"] = s.time_ps;
+            out["pending_after_sync"] = d.pending_write_sectors();
+            // Every byte is there.
+            bool ok = true;
+            for (uint32_t i = 0; i < 24; ++i) {
+                std::memset(rig.mem(DiskRig::kBufferBase, 8192), 0, 8192);
+                rig.run(0, HW_SCSI_OP_READ10, 0, lbas[i], 16, DiskRig::kBufferBase);
+                ok = ok && same(rig, DiskRig::kBufferBase, 8192, 100 + i);
+            }
+            out["all_read_back"] = ok;
+        });
+        return out;
+    });
+    const json &resp = r["responses"];
+    const json &log = r["log"];
+    // The first 16 writes (128 KB) fit in the cache and complete in bus time +
+    // overhead; later ones find the cache full of unwritten data unless a media
+    // write has finished meanwhile, and then take their data the moment one does.
+    for (int i = 0; i < 16; ++i) {
+        BOOST_TEST(resp[i].get<uint64_t>() == 3012250000ull);
+    }
+    int waited = 0;
+    for (int i = 16; i < 24; ++i) {
+        if (resp[i].get<uint64_t>() == 3012250000ull) {
+            continue;
+        }
+        ++waited;
+        uint64_t data_start = r["completions"][i].get<uint64_t>() - 791250000ull;
+        bool at_a_media_write_end = false;
+        for (const auto &op : log) {
+            at_a_media_write_end |= op["end"].get<uint64_t>() == data_start;
+        }
+        BOOST_TEST(at_a_media_write_end, "write " << i);
+    }
+    BOOST_TEST(waited >= 4);
+    // Media writes in submission order, one after the other.
+    BOOST_REQUIRE(log.size() == 24u);
+    for (size_t i = 0; i < 24; ++i) {
+        BOOST_TEST(log[i]["write"] == true);
+        BOOST_TEST(log[i]["lba"] == r["lbas"][i]);
+        if (i > 0) {
+            BOOST_TEST(log[i]["start"].get<uint64_t>() >= log[i - 1]["end"].get<uint64_t>());
+        }
+    }
+    BOOST_TEST(r["sync_status"] == 0);
+    BOOST_TEST(r["sync_time"].get<uint64_t>() >= log[23]["end"].get<uint64_t>());
+    BOOST_TEST(r["pending_after_sync"] == 0);
+    BOOST_TEST(r["all_read_back"] == true);
+}
+
+BOOST_AUTO_TEST_CASE(write_through_reports_after_the_media_write) {
+    json r = sim::run_isolated([] {
+        config::Config cfg = default_config();
+        cfg.set("disk.write_report", "media", "test");
+        json out;
+        run_rig(cfg, 1, [&](DiskRig &rig) {
+            Hp97560Disk &d = *rig.disks[0];
+            d.set_media_log(true);
+            fill(rig, DiskRig::kBufferBase, 8192, 5);
+            auto c = rig.run(0, HW_SCSI_OP_WRITE10, 0, 1234560, 16, DiskRig::kBufferBase);
+            out["status"] = c.desc.status;
+            out["completion"] = c.time_ps;
+            out["log"] = media_log_json(d);
+        });
+        return out;
+    });
+    BOOST_TEST(r["status"] == 0);
+    BOOST_REQUIRE(r["log"].size() == 1u);
+    uint64_t media_end = r["log"][0]["end"];
+    // Reselection for status after the media write: arbitration + status.
+    BOOST_TEST(r["completion"].get<uint64_t>() == media_end + 10000000ull);
+}
+
+BOOST_AUTO_TEST_CASE(large_writes_move_in_fence_sized_bursts) {
+    json r = sim::run_isolated([] {
+        json out;
+        run_rig(default_config(), 1, [&](DiskRig &rig) {
+            fill(rig, DiskRig::kBufferBase, 300 * 512, 77);
+            auto c = rig.run(0, HW_SCSI_OP_WRITE10, 0, 9000, 300, DiskRig::kBufferBase);
+            out["status"] = c.desc.status;
+            out["transferred"] = c.desc.transferred;
+            out["tenures"] = rig.bus.stats().tenures;
+            std::memset(rig.mem(DiskRig::kBufferBase, 300 * 512), 0, 300 * 512);
+            rig.run(0, HW_SCSI_OP_READ10, 0, 9000, 300, DiskRig::kBufferBase);
+            out["read_back"] = same(rig, DiskRig::kBufferBase, 300 * 512, 77);
+        });
+        return out;
+    });
+    BOOST_TEST(r["status"] == 0);
+    BOOST_TEST(r["transferred"] == 300 * 512);
+    // 150 KB: selection, then bursts of 64 + 64 + 22 KB (the write fence).
+    BOOST_TEST(r["tenures"] == 4);
+    BOOST_TEST(r["read_back"] == true);
+}
+
+BOOST_AUTO_TEST_SUITE_END()

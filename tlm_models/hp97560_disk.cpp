@@ -1,0 +1,1120 @@
+#include "tlm_models/hp97560_disk.h"
+
+#include "hw/data_pattern.h"
+#include "hw/rng.h"
+#include "hw/scsi_regs.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace starfish::tlm_models {
+
+namespace {
+uint64_t ms_to_ps(double ms) {
+    return static_cast<uint64_t>(std::llround(ms * 1e9));
+}
+} // namespace
+
+// ---- parameters -------------------------------------------------------------
+
+void declare_disk_params(config::Registry &reg) {
+    const std::string given = "given: SPEC.md §3 (HP 97560, Ruemmler & Wilkes 1994)";
+    reg.add_int("disk.cylinders", 1962, "cylinders", {1, 100000}, "cylinders per drive", given);
+    reg.add_int("disk.heads", 19, "surfaces", {1, 255}, "data surfaces (tracks per cylinder)",
+                given);
+    reg.add_int("disk.sectors_per_track", 72, "sectors", {1, 4096}, "sectors per track (no zoning)",
+                given);
+    reg.add_int("disk.sector_bytes", 512, "bytes", {512, 512},
+                "sector size (fixed: hw/data_pattern.h defines 512-byte sector contents)", given);
+    reg.add_real("disk.rpm", 4002, "rev/min", {100, 100000},
+                 "spindle speed (4002 RPM = 14.9925 ms per revolution)", given);
+    reg.add_real("disk.seek_short_base_ms", 3.24, "ms", {0, 1000},
+                 "seek of d < seek_long_from_cylinders: base + sqrt_ms * sqrt(d)", given);
+    reg.add_real("disk.seek_short_sqrt_ms", 0.400, "ms", {0, 1000},
+                 "seek of d < seek_long_from_cylinders: coefficient of sqrt(d)", given);
+    reg.add_int("disk.seek_long_from_cylinders", 383, "cylinders", {1, 100000},
+                "seek distance from which the linear (long) seek formula applies", given);
+    reg.add_real("disk.seek_long_base_ms", 8.00, "ms", {0, 1000},
+                 "seek of d >= seek_long_from_cylinders: base + per_cylinder_ms * d", given);
+    reg.add_real("disk.seek_long_per_cylinder_ms", 0.008, "ms", {0, 1000},
+                 "seek of d >= seek_long_from_cylinders: time per cylinder", given);
+    reg.add_real("disk.head_switch_ms", 1.6, "ms", {0, 1000},
+                 "switching to another surface of the same cylinder", given);
+    reg.add_int("disk.track_skew_sectors", 8, "sectors", {0, 4096},
+                "offset of a track's first sector from the previous track's (same cylinder)",
+                given);
+    reg.add_int("disk.cylinder_skew_sectors", 18, "sectors", {0, 4096},
+                "offset of a cylinder's first sector from the previous cylinder's last track",
+                given);
+    reg.add_real("disk.controller_overhead_ms", 2.2, "ms", {0, 1000},
+                 "controller time to process each READ/WRITE/PRE-FETCH/SYNCHRONIZE command, "
+                 "bus disconnected; read-ahead continues meanwhile",
+                 "given: SPEC.md §3 (2.2 ms read and write, medium confidence)");
+    reg.add_int("disk.cache_kb", 128, "KB", {1, 1048576}, "on-board cache",
+                "given: SPEC.md §3 (128 KB, medium confidence)");
+    reg.add_int("disk.cache_segments", 1, "segments", {1, 64},
+                "read cache segments: one read stream fills one segment, the others keep "
+                "earlier streams' data (LRU)",
+                "estimate: one segment, the simplest reading of SPEC.md §3; more only help "
+                "interleaved streams (docs/disk.md)");
+    reg.add_bool("disk.readahead", true,
+                 "after a read, keep reading the following sectors into the cache across "
+                 "tracks and cylinders until the segment is full or a command needs the arm",
+                 "given: SPEC.md §3 (read-ahead that continues past the request)");
+    reg.add_string("disk.readahead_stop", "miss", {"miss", "command"},
+                   "what stops read-ahead early: a command that needs the arm elsewhere "
+                   "(miss), or any new command (command)",
+                   "estimate: miss; with 'command' every sequential request would lose a "
+                   "revolution, which cannot give the published 2.11 MB/s (docs/disk.md)");
+    reg.add_string("disk.write_report", "immediate", {"immediate", "media"},
+                   "when a WRITE reports completion: once its data is in the cache "
+                   "(immediate) or once it is on the media",
+                   "given: SPEC.md §3 (immediate report, medium confidence)");
+    reg.add_int("disk.read_fence_kb", 64, "KB", {1, 1048576},
+                "a READ reconnects to the bus once this much of it (or all of the rest) is in "
+                "the cache",
+                "given: SPEC.md §3 (64 KB read fence, medium confidence)");
+    reg.add_int("disk.write_fence_kb", 64, "KB", {1, 1048576},
+                "a WRITE takes at most this much data per bus connection, and reconnects when "
+                "the cache has room for the next such burst",
+                "given: SPEC.md §3 (64 KB write fence, medium confidence)");
+    reg.add_check([](const config::Config &cfg) -> std::string {
+        double sectors = static_cast<double>(cfg.get_int("disk.cylinders")) *
+                         static_cast<double>(cfg.get_int("disk.heads")) *
+                         static_cast<double>(cfg.get_int("disk.sectors_per_track"));
+        if (sectors > 4294967295.0) {
+            return "disk.cylinders * disk.heads * disk.sectors_per_track exceeds 2^32 sectors "
+                   "(the READ(10) address range)";
+        }
+        long long segment_kb = cfg.get_int("disk.cache_kb") / cfg.get_int("disk.cache_segments");
+        if (segment_kb < 1) {
+            return "disk.cache_kb / disk.cache_segments must be at least 1 KB";
+        }
+        if (cfg.get_int("disk.read_fence_kb") > segment_kb) {
+            return "disk.read_fence_kb = " + std::to_string(cfg.get_int("disk.read_fence_kb")) +
+                   " exceeds a cache segment (disk.cache_kb / disk.cache_segments = " +
+                   std::to_string(segment_kb) + " KB): a READ would never reconnect";
+        }
+        if (cfg.get_int("disk.write_fence_kb") > cfg.get_int("disk.cache_kb")) {
+            return "disk.write_fence_kb = " + std::to_string(cfg.get_int("disk.write_fence_kb")) +
+                   " exceeds disk.cache_kb = " + std::to_string(cfg.get_int("disk.cache_kb"));
+        }
+        return "";
+    });
+}
+
+DiskParams DiskParams::from(const config::Config &cfg) {
+    DiskParams p;
+    p.cylinders = static_cast<uint32_t>(cfg.get_int("disk.cylinders"));
+    p.heads = static_cast<uint32_t>(cfg.get_int("disk.heads"));
+    p.sectors_per_track = static_cast<uint32_t>(cfg.get_int("disk.sectors_per_track"));
+    p.sector_bytes = static_cast<uint32_t>(cfg.get_int("disk.sector_bytes"));
+    p.rpm = cfg.get_real("disk.rpm");
+    p.seek_short_base_ms = cfg.get_real("disk.seek_short_base_ms");
+    p.seek_short_sqrt_ms = cfg.get_real("disk.seek_short_sqrt_ms");
+    p.seek_long_from_cyl = static_cast<uint32_t>(cfg.get_int("disk.seek_long_from_cylinders"));
+    p.seek_long_base_ms = cfg.get_real("disk.seek_long_base_ms");
+    p.seek_long_per_cyl_ms = cfg.get_real("disk.seek_long_per_cylinder_ms");
+    p.head_switch_ms = cfg.get_real("disk.head_switch_ms");
+    p.track_skew = static_cast<uint32_t>(cfg.get_int("disk.track_skew_sectors"));
+    p.cylinder_skew = static_cast<uint32_t>(cfg.get_int("disk.cylinder_skew_sectors"));
+    p.controller_overhead_ms = cfg.get_real("disk.controller_overhead_ms");
+    p.cache_bytes = static_cast<uint32_t>(cfg.get_int("disk.cache_kb") * 1024);
+    p.cache_segments = static_cast<uint32_t>(cfg.get_int("disk.cache_segments"));
+    p.readahead = cfg.get_bool("disk.readahead");
+    p.readahead_stop_on_any_command = cfg.get_string("disk.readahead_stop") == "command";
+    p.immediate_report = cfg.get_string("disk.write_report") == "immediate";
+    p.read_fence_bytes = static_cast<uint32_t>(cfg.get_int("disk.read_fence_kb") * 1024);
+    p.write_fence_bytes = static_cast<uint32_t>(cfg.get_int("disk.write_fence_kb") * 1024);
+    return p;
+}
+
+// ---- geometry -----------------------------------------------------------------
+
+DiskGeometry::DiskGeometry(const DiskParams &p)
+    : cylinders_(p.cylinders), heads_(p.heads), spt_(p.sectors_per_track),
+      capacity_(p.cylinders * p.heads * p.sectors_per_track), track_skew_(p.track_skew),
+      cylinder_skew_(p.cylinder_skew), rev_ps_(static_cast<uint64_t>(std::llround(60e12 / p.rpm))),
+      head_switch_ps_(ms_to_ps(p.head_switch_ms)), short_base_(p.seek_short_base_ms),
+      short_sqrt_(p.seek_short_sqrt_ms), long_base_(p.seek_long_base_ms),
+      long_per_cyl_(p.seek_long_per_cyl_ms), long_from_(p.seek_long_from_cyl) {}
+
+DiskGeometry::Chs DiskGeometry::locate(uint32_t lba) const {
+    uint32_t track = lba / spt_;
+    return Chs{track / heads_, track % heads_, lba % spt_};
+}
+
+uint32_t DiskGeometry::physical_slot(uint32_t lba) const {
+    uint64_t track = lba / spt_;
+    uint64_t cyl = track / heads_, head = track % heads_;
+    // Each head switch within a cylinder adds the track skew; each step to the next
+    // cylinder adds the cylinder skew instead.
+    uint64_t per_cylinder = static_cast<uint64_t>(heads_ - 1) * track_skew_ + cylinder_skew_;
+    uint64_t offset = (cyl * per_cylinder + head * track_skew_) % spt_;
+    return static_cast<uint32_t>((lba % spt_ + offset) % spt_);
+}
+
+uint64_t DiskGeometry::seek_ps(uint32_t d) const {
+    if (d == 0) {
+        return 0;
+    }
+    double ms = d < long_from_ ? short_base_ + short_sqrt_ * std::sqrt(static_cast<double>(d))
+                               : long_base_ + long_per_cyl_ * static_cast<double>(d);
+    return ms_to_ps(ms);
+}
+
+uint64_t DiskGeometry::switch_ps(uint32_t from_track, uint32_t to_track) const {
+    if (from_track == to_track) {
+        return 0;
+    }
+    uint32_t a = cylinder_of_track(from_track), b = cylinder_of_track(to_track);
+    if (a == b) {
+        return head_switch_ps_;
+    }
+    return std::max(seek_ps(a > b ? a - b : b - a), head_switch_ps_);
+}
+
+uint32_t DiskGeometry::skew_slots(uint32_t track) const {
+    bool crosses_cylinder = (track + 1) % heads_ == 0;
+    return (crosses_cylinder ? cylinder_skew_ : track_skew_) % spt_;
+}
+
+// ---- rotation -------------------------------------------------------------------
+
+RotationClock::RotationClock(uint64_t rev_ps, uint32_t spt, uint64_t phase_ps)
+    : rev_(rev_ps), spt_(spt), phase_(phase_ps % rev_ps) {}
+
+int64_t RotationClock::slot_time(uint64_t u) const {
+    uint64_t t = (u / spt_) * rev_ + (u % spt_) * rev_ / spt_;
+    return static_cast<int64_t>(t) - static_cast<int64_t>(phase_);
+}
+
+uint64_t RotationClock::first_slot_at_or_after(int64_t t) const {
+    uint64_t x = static_cast<uint64_t>(t + static_cast<int64_t>(phase_));
+    uint64_t r = x / rev_, w = x % rev_;
+    uint64_t s = (w * spt_ + rev_ - 1) / rev_; // smallest s with floor(s * rev / spt) >= w
+    return r * spt_ + s;
+}
+
+uint64_t RotationClock::last_slot_at_or_before(int64_t t) const {
+    uint64_t x = static_cast<uint64_t>(t + static_cast<int64_t>(phase_));
+    uint64_t r = x / rev_, w = x % rev_;
+    uint64_t s = w * spt_ / rev_;
+    while (s + 1 < spt_ && (s + 1) * rev_ / spt_ <= w) {
+        ++s;
+    }
+    return r * spt_ + s;
+}
+
+uint64_t RotationClock::next_slot_with_index(uint64_t u, uint32_t slot) const {
+    return u + (slot + spt_ - u % spt_) % spt_;
+}
+
+// ---- statistics -------------------------------------------------------------------
+
+nlohmann::json DiskStats::to_json() const {
+    return nlohmann::json{{"requests", requests},
+                          {"reads", reads},
+                          {"writes", writes},
+                          {"prefetches", prefetches},
+                          {"other_commands", other_commands},
+                          {"check_conditions", check_conditions},
+                          {"bytes_read", bytes_read},
+                          {"bytes_written", bytes_written},
+                          {"seeks", seeks},
+                          {"movements", movements},
+                          {"cache_hits", cache_hits},
+                          {"media_sectors_read", media_sectors_read},
+                          {"media_sectors_written", media_sectors_written},
+                          {"busy_s", busy_ps * 1e-12}};
+}
+
+// ---- the drive ----------------------------------------------------------------------
+
+Hp97560Disk::Hp97560Disk(sc_core::sc_module_name name, const DiskParams &params, ScsiBus &bus,
+                         uint32_t global_id, uint64_t seed, uint64_t trial)
+    : sc_core::sc_module(name), params_(params), geom_(params), bus_(bus),
+      target_id_(bus.attach_target(this)), overhead_ps_(ms_to_ps(params.controller_overhead_ms)),
+      read_fence_sectors_(std::max<uint32_t>(1, params.read_fence_bytes / HW_SECTOR_BYTES)),
+      write_fence_sectors_(std::max<uint32_t>(1, params.write_fence_bytes / HW_SECTOR_BYTES)) {
+    if (params.sector_bytes != HW_SECTOR_BYTES) {
+        throw std::invalid_argument(std::string(this->name()) + ": disk.sector_bytes must be 512");
+    }
+    // A fence larger than what the cache can hold would never be reached.
+    read_fence_sectors_ = std::min(read_fence_sectors_, stream_capacity_sectors());
+    write_fence_sectors_ =
+        std::min(write_fence_sectors_, std::max<uint32_t>(1, params.cache_bytes / HW_SECTOR_BYTES));
+    set_identity(global_id, seed, trial);
+    SC_METHOD(on_wake);
+    sensitive << wake_;
+    dont_initialize();
+}
+
+void Hp97560Disk::set_identity(uint32_t global_id, uint64_t seed, uint64_t trial) {
+    global_id_ = global_id;
+    hw_rng rng;
+    hw_rng_seed(&rng, hw_rng_stream_seed(seed, trial, HW_RNG_STREAM_DISK_ROTATION, global_id));
+    set_phase_ps(hw_rng_below(&rng, geom_.revolution_ps()));
+}
+
+void Hp97560Disk::set_phase_ps(uint64_t phase_ps) {
+    clock_ = RotationClock(geom_.revolution_ps(), geom_.sectors_per_track(), phase_ps);
+}
+
+// ---- data -----------------------------------------------------------------------------
+
+void Hp97560Disk::read_sectors(uint32_t lba, uint32_t count, uint8_t *out) const {
+    for (uint32_t i = 0; i < count; ++i, out += HW_SECTOR_BYTES) {
+        uint32_t s = lba + i;
+        auto it = pages_.find(s / kPageSectors);
+        uint32_t k = s % kPageSectors;
+        if (it != pages_.end() && (it->second->written >> k & 1u)) {
+            std::memcpy(out, it->second->bytes.data() + k * HW_SECTOR_BYTES, HW_SECTOR_BYTES);
+        } else {
+            hw_disk_fill_sector(global_id_, s, out);
+        }
+    }
+}
+
+void Hp97560Disk::write_sectors(uint32_t lba, uint32_t count, const uint8_t *in) {
+    for (uint32_t i = 0; i < count; ++i, in += HW_SECTOR_BYTES) {
+        uint32_t s = lba + i;
+        auto &page = pages_[s / kPageSectors];
+        if (!page) {
+            page = std::make_unique<Page>();
+        }
+        uint32_t k = s % kPageSectors;
+        std::memcpy(page->bytes.data() + k * HW_SECTOR_BYTES, in, HW_SECTOR_BYTES);
+        page->written = static_cast<uint16_t>(page->written | (1u << k));
+    }
+}
+
+uint64_t Hp97560Disk::written_sectors() const {
+    uint64_t n = 0;
+    for (const auto &[index, page] : pages_) {
+        n += static_cast<uint64_t>(__builtin_popcount(page->written));
+    }
+    return n;
+}
+
+// ---- stream mechanics -----------------------------------------------------------------
+
+uint64_t Hp97560Disk::run_end_slot(uint32_t lba, uint64_t u, uint32_t sectors) const {
+    const uint32_t spt = geom_.sectors_per_track();
+    for (;;) {
+        uint32_t on_track = spt - lba % spt;
+        if (sectors <= on_track) {
+            return u + sectors;
+        }
+        u += on_track;
+        sectors -= on_track;
+        uint32_t track = lba / spt;
+        lba += on_track;
+        // Skew gap to the next track's first sector; whole revolutions more when the
+        // head switch or seek does not fit in it.
+        uint64_t gap = geom_.skew_slots(track);
+        uint64_t need = geom_.switch_ps(track, track + 1);
+        while (static_cast<uint64_t>(clock_.slot_time(u + gap) - clock_.slot_time(u)) < need) {
+            gap += spt;
+        }
+        u += gap;
+    }
+}
+
+uint32_t Hp97560Disk::run_sectors_by(uint32_t lba, uint64_t u, uint32_t max_sectors,
+                                     uint64_t t) const {
+    if (max_sectors == 0 || clock_.slot_time(u) > static_cast<int64_t>(t)) {
+        return 0;
+    }
+    const uint32_t spt = geom_.sectors_per_track();
+    uint64_t last = clock_.last_slot_at_or_before(static_cast<int64_t>(t));
+    uint32_t done = 0;
+    for (;;) {
+        uint32_t on_track = std::min(spt - lba % spt, max_sectors - done);
+        if (last < u + on_track) {
+            return done + static_cast<uint32_t>(last - u);
+        }
+        done += on_track;
+        if (done == max_sectors) {
+            return done;
+        }
+        u += on_track;
+        uint32_t track = lba / spt;
+        lba += on_track;
+        uint64_t gap = geom_.skew_slots(track);
+        uint64_t need = geom_.switch_ps(track, track + 1);
+        while (static_cast<uint64_t>(clock_.slot_time(u + gap) - clock_.slot_time(u)) < need) {
+            gap += spt;
+        }
+        u += gap;
+        if (last < u) {
+            return done; // in the gap, switching tracks
+        }
+    }
+}
+
+uint32_t Hp97560Disk::stream_capacity_sectors() const {
+    return std::max<uint32_t>(1, params_.cache_bytes / params_.cache_segments / HW_SECTOR_BYTES);
+}
+
+void Hp97560Disk::advance_anchor(uint32_t lba) const {
+    // Keep the anchor within a couple of tracks behind `lba`, on the second sector
+    // of a track (its start slot is the end slot of the sector before it).
+    const uint32_t spt = geom_.sectors_per_track();
+    if (lba < anchor_lba_ + 3 * spt || spt < 2) {
+        return;
+    }
+    uint32_t target = (lba / spt - 1) * spt + 1;
+    if (target <= anchor_lba_) {
+        return;
+    }
+    anchor_u_ = run_end_slot(anchor_lba_, anchor_u_, target - anchor_lba_);
+    anchor_lba_ = target;
+}
+
+uint32_t Hp97560Disk::stream_hi(uint64_t t) const {
+    const Stream &s = stream_;
+    uint64_t until = std::min(t, s.abort_at);
+    if (clock_.slot_time(anchor_u_) <= static_cast<int64_t>(until)) {
+        uint32_t hi =
+            anchor_lba_ + run_sectors_by(anchor_lba_, anchor_u_, s.limit - anchor_lba_, until);
+        advance_anchor(hi);
+        return hi;
+    }
+    return s.lba0 + run_sectors_by(s.lba0, s.u0, s.limit - s.lba0, until);
+}
+
+uint64_t Hp97560Disk::stream_natural_end() const {
+    const Stream &s = stream_;
+    return static_cast<uint64_t>(
+        clock_.slot_time(run_end_slot(anchor_lba_, anchor_u_, s.limit - anchor_lba_)));
+}
+
+uint64_t Hp97560Disk::stream_free_at() const {
+    const Stream &s = stream_;
+    uint64_t end = stream_natural_end();
+    if (s.abort_at < end) {
+        if (s.abort_at <= s.pos_start) {
+            return s.before.free_at; // the arm never moved for this run
+        }
+        return std::max(s.abort_at, s.ready); // a seek under way completes
+    }
+    return end;
+}
+
+uint32_t Hp97560Disk::stream_final_track() const {
+    const Stream &s = stream_;
+    if (s.abort_at <= s.pos_start) {
+        return s.before.track;
+    }
+    uint64_t end = std::min(s.abort_at, stream_natural_end());
+    uint32_t hi = stream_hi(end);
+    return geom_.track_of(hi > s.lba0 ? hi - 1 : s.lba0);
+}
+
+Hp97560Disk::Window Hp97560Disk::stream_window(uint64_t t) const {
+    uint32_t hi = stream_hi(t);
+    uint32_t cap = stream_capacity_sectors();
+    uint32_t lo = std::max(stream_.first, hi > cap ? hi - cap : 0u);
+    return Window{std::min(lo, hi), hi};
+}
+
+uint64_t Hp97560Disk::stream_reach_time(uint32_t end_lba) const {
+    const Stream &s = stream_;
+    if (end_lba <= s.lba0) {
+        return 0;
+    }
+    if (end_lba > s.limit) {
+        throw std::logic_error(std::string(name()) + ": read stream cannot reach the request");
+    }
+    if (end_lba > anchor_lba_) {
+        return static_cast<uint64_t>(
+            clock_.slot_time(run_end_slot(anchor_lba_, anchor_u_, end_lba - anchor_lba_)));
+    }
+    return static_cast<uint64_t>(clock_.slot_time(run_end_slot(s.lba0, s.u0, end_lba - s.lba0)));
+}
+
+void Hp97560Disk::account_stream_busy(uint64_t until) {
+    // Adds the current run (up to `until`) to the statistics and the media log.
+    Stream &s = stream_;
+    uint64_t end = std::min({until, s.abort_at, stream_natural_end()});
+    if (s.abort_at <= s.pos_start && s.abort_at <= until) {
+        return;
+    }
+    uint64_t busy_end = std::max(end, std::min(s.ready, until));
+    uint32_t hi = stream_hi(end);
+    if (busy_end > s.pos_start) {
+        stats_.busy_ps += busy_end - s.pos_start;
+    }
+    stats_.media_sectors_read += hi - s.lba0;
+    if (media_log_on_) {
+        media_log_.push_back(MediaOp{false, s.lba0, hi - s.lba0, s.pos_start,
+                                     static_cast<uint64_t>(clock_.slot_time(s.u0)), end});
+    }
+}
+
+void Hp97560Disk::stop_stream(uint64_t now) {
+    if (stream_.valid && stream_.abort_at == kNever && stream_natural_end() > now) {
+        stream_.abort_at = now;
+    }
+}
+
+void Hp97560Disk::retire_stream(uint64_t now) {
+    if (!stream_.valid) {
+        return;
+    }
+    stop_stream(now);
+    if (stream_is_last_) {
+        idle_plan_ = plan();
+    }
+    account_stream_busy(kNever);
+    Window w = stream_window(now);
+    if (w.hi > w.lo) {
+        segments_.push_back(w);
+    }
+    stream_.valid = false;
+    stream_is_last_ = false;
+}
+
+Hp97560Disk::MechPlan Hp97560Disk::plan() const {
+    if (stream_.valid && stream_is_last_) {
+        if (stream_.abort_at <= stream_.pos_start) {
+            return stream_.before;
+        }
+        uint64_t end = std::min(stream_.abort_at, stream_natural_end());
+        return MechPlan{stream_free_at(), stream_final_track(), stream_hi(end)};
+    }
+    if (!writes_.empty()) {
+        const WriteJob &w = writes_.back();
+        uint32_t next = w.lba + w.sectors;
+        return MechPlan{w.end, geom_.track_of(next - 1), next};
+    }
+    return idle_plan_;
+}
+
+Hp97560Disk::Positioning Hp97560Disk::position_from(const MechPlan &p, uint32_t lba,
+                                                    uint64_t earliest, bool count_stats) {
+    Positioning pos;
+    pos.start = std::max(earliest, p.free_at);
+    pos.from_track = p.track;
+    uint32_t to = geom_.track_of(lba);
+    pos.ready = pos.start + geom_.switch_ps(p.track, to);
+    uint64_t u = clock_.first_slot_at_or_after(static_cast<int64_t>(pos.ready));
+    pos.u0 = clock_.next_slot_with_index(u, geom_.physical_slot(lba));
+    if (count_stats) {
+        // A transfer that continues the previous one without a pause is not a new access.
+        bool continuation = lba == p.next_lba && pos.start == p.free_at;
+        bool seek = geom_.cylinder_of_track(p.track) != geom_.cylinder_of_track(to);
+        bool wait = static_cast<uint64_t>(clock_.slot_time(pos.u0)) > pos.ready;
+        if (!continuation && seek) {
+            ++stats_.seeks;
+        }
+        if (!continuation && (seek || wait)) {
+            ++stats_.movements;
+        }
+    }
+    return pos;
+}
+
+void Hp97560Disk::start_stream(uint32_t first, uint32_t lba0, uint32_t consumed,
+                               uint64_t earliest) {
+    retire_stream(sc_core::sc_time_stamp().value());
+    while (segments_.size() + 1 > params_.cache_segments) {
+        segments_.pop_front(); // the least recently filled segment is reused
+    }
+    MechPlan before = plan();
+    Positioning pos = position_from(before, lba0, earliest, true);
+    Stream &s = stream_;
+    s = Stream{};
+    s.valid = true;
+    s.before = before;
+    s.first = first;
+    s.consumed = consumed;
+    s.lba0 = lba0;
+    s.pos_start = pos.start;
+    s.ready = pos.ready;
+    s.u0 = pos.u0;
+    s.from_track = pos.from_track;
+    uint32_t stop = params_.readahead ? geom_.capacity() : stop_lba_;
+    s.limit = static_cast<uint32_t>(
+        std::min<uint64_t>(stop, static_cast<uint64_t>(consumed) + stream_capacity_sectors()));
+    s.limit = std::max(s.limit, lba0 + 1);
+    reset_anchor();
+    stream_is_last_ = true;
+}
+
+void Hp97560Disk::set_consumed(uint32_t consumed, uint64_t now) {
+    Stream &s = stream_;
+    if (!s.valid || s.abort_at != kNever) {
+        return;
+    }
+    s.consumed = std::max(s.consumed, consumed);
+    uint32_t stop = params_.readahead ? geom_.capacity() : std::max(s.limit, stop_lba_);
+    uint32_t limit = static_cast<uint32_t>(
+        std::min<uint64_t>(stop, static_cast<uint64_t>(s.consumed) + stream_capacity_sectors()));
+    uint64_t end = stream_natural_end();
+    if (end <= now) {
+        // The run stopped (segment full, or the end of the request without
+        // read-ahead): resume from where it stopped if there is room now. The arm
+        // stayed on the track, so this costs a rotational wait.
+        if (limit > s.limit) {
+            account_stream_busy(kNever);
+            MechPlan stopped{end, stream_final_track(), s.limit};
+            Positioning pos = position_from(stopped, s.limit, now, true);
+            s.before = stopped;
+            s.lba0 = s.limit;
+            s.pos_start = pos.start;
+            s.ready = pos.ready;
+            s.u0 = pos.u0;
+            s.from_track = pos.from_track;
+            s.limit = limit;
+            reset_anchor();
+        }
+        return;
+    }
+    s.limit = std::max({limit, stream_hi(now), s.lba0 + 1});
+}
+
+void Hp97560Disk::enqueue_write(uint32_t lba, uint32_t sectors, uint64_t now) {
+    if (stream_.valid && stream_is_last_) {
+        stop_stream(now);
+    }
+    Positioning pos = position_for(lba, now, true);
+    WriteJob job;
+    job.lba = lba;
+    job.sectors = sectors;
+    job.start = pos.start;
+    job.ready = pos.ready;
+    job.data = static_cast<uint64_t>(clock_.slot_time(pos.u0));
+    job.end = static_cast<uint64_t>(clock_.slot_time(run_end_slot(lba, pos.u0, sectors)));
+    job.from_track = pos.from_track;
+    writes_.push_back(job);
+    stream_is_last_ = false;
+    stats_.busy_ps += job.end - job.start;
+    stats_.media_sectors_written += sectors;
+    if (media_log_on_) {
+        media_log_.push_back(MediaOp{true, lba, sectors, job.start, job.data, job.end});
+    }
+}
+
+uint64_t Hp97560Disk::writes_done_at() const {
+    return writes_.empty() ? 0 : writes_.back().end;
+}
+
+uint64_t Hp97560Disk::room_time(uint32_t bytes, uint64_t now) const {
+    uint64_t dirty = 0;
+    for (const auto &w : writes_) {
+        if (w.end > now) {
+            dirty += static_cast<uint64_t>(w.sectors) * HW_SECTOR_BYTES;
+        }
+    }
+    if (dirty + bytes <= params_.cache_bytes) {
+        return now;
+    }
+    for (const auto &w : writes_) {
+        if (w.end <= now) {
+            continue;
+        }
+        dirty -= static_cast<uint64_t>(w.sectors) * HW_SECTOR_BYTES;
+        if (dirty + bytes <= params_.cache_bytes) {
+            return w.end;
+        }
+    }
+    return writes_done_at();
+}
+
+uint32_t Hp97560Disk::first_uncovered(uint32_t s, uint32_t e, uint64_t now) const {
+    // Jumps over the cached intervals that contain m: the stream's segment, the
+    // segments of earlier streams and data of writes not yet on the media.
+    std::vector<Window> cached(segments_.begin(), segments_.end());
+    if (stream_.valid) {
+        cached.push_back(stream_window(now));
+    }
+    for (const auto &w : writes_) {
+        if (w.end > now) {
+            cached.push_back(Window{w.lba, w.lba + w.sectors});
+        }
+    }
+    uint32_t m = s;
+    for (bool moved = true; moved && m < e;) {
+        moved = false;
+        for (const auto &w : cached) {
+            if (m >= w.lo && m < w.hi) {
+                m = std::min(e, w.hi);
+                moved = true;
+            }
+        }
+    }
+    return m;
+}
+
+// Decides how a READ or PRE-FETCH of [s, e) is served: from the cache, by the
+// running read stream, or by a new stream (positioning after the overhead).
+void Hp97560Disk::classify_read(uint32_t s, uint32_t e, uint64_t now, uint64_t overhead_end,
+                                uint32_t &pinned_end) {
+    uint32_t m = first_uncovered(s, e, now);
+    pinned_end = m; // the drive keeps [s, m) for this command
+    if (!params_.readahead) {
+        stop_lba_ = e;
+    }
+    if (m == e) {
+        ++stats_.cache_hits;
+        if (stream_.valid && stream_.abort_at == kNever) {
+            // Consuming the stream's data makes room for more read-ahead.
+            Window w = stream_window(now);
+            cmd_uses_stream_ = s >= w.lo && s < w.hi;
+        }
+        return;
+    }
+    const uint32_t spt = geom_.sectors_per_track();
+    Stream &st = stream_;
+    if (st.valid && st.abort_at == kNever) {
+        uint32_t hi = stream_hi(now);
+        uint64_t end = stream_natural_end();
+        bool running = end > now;
+        bool hit = false;
+        if (m == hi) {
+            hit = true; // next sector of the stream (running, heading there, or full)
+        } else if (running && m > hi && m - hi <= 2 * spt && now >= st.ready) {
+            // Continue reading through the gap if that reaches m before repositioning would.
+            uint64_t t_stream = static_cast<uint64_t>(
+                clock_.slot_time(run_end_slot(anchor_lba_, anchor_u_, m + 1 - anchor_lba_)));
+            uint32_t track = geom_.track_of(hi > st.lba0 ? hi - 1 : st.lba0);
+            uint64_t ready =
+                std::max(overhead_end, now) + geom_.switch_ps(track, geom_.track_of(m));
+            uint64_t u = clock_.next_slot_with_index(
+                clock_.first_slot_at_or_after(static_cast<int64_t>(ready)), geom_.physical_slot(m));
+            hit = t_stream <= static_cast<uint64_t>(clock_.slot_time(u + 1));
+        }
+        if (hit) {
+            if (running) {
+                ++stats_.cache_hits;
+            }
+            // [s, m) is held for this command, so the stream may run on to m + capacity.
+            cmd_uses_stream_ = true;
+            set_consumed(m, now);
+            return;
+        }
+    }
+    // A miss: the arm goes to m once the controller has decoded the command and
+    // earlier writes are on the media.
+    cmd_uses_stream_ = true;
+    start_stream(m, m, m, overhead_end);
+}
+
+// ---- commands -----------------------------------------------------------------------------
+
+ScsiBusStep Hp97560Disk::answer_status(const ScsiResult &r) {
+    result_ = r;
+    conn_ = Connection::Status;
+    return ScsiBusStep{ScsiPhase::Status, bus_.params().status_ps, 0, this};
+}
+
+ScsiBusStep Hp97560Disk::reject(uint8_t asc, uint32_t info) {
+    ++stats_.check_conditions;
+    ScsiResult r;
+    r.status = HW_SCSI_STATUS_CHECK_CONDITION;
+    r.sense_key = HW_SCSI_SENSE_ILLEGAL_REQUEST;
+    r.asc = asc;
+    r.ascq = 0;
+    r.info = info;
+    return answer_status(r);
+}
+
+ScsiBusStep Hp97560Disk::command(const ScsiCommand &c, uint64_t now) {
+    if (cmd_.active) {
+        throw std::logic_error(std::string(name()) + ": command while another is in progress");
+    }
+    prune_writes(now);
+    const uint8_t op = c.cdb[0];
+    const bool ten = op == HW_SCSI_OP_READ10 || op == HW_SCSI_OP_WRITE10 ||
+                     op == HW_SCSI_OP_PREFETCH10 || op == HW_SCSI_OP_SYNC_CACHE10 ||
+                     op == HW_SCSI_OP_READ_CAPACITY10;
+    if (op != HW_SCSI_OP_TEST_UNIT_READY && !ten) {
+        return reject(HW_SCSI_ASC_INVALID_OPCODE, 0);
+    }
+    if ((op == HW_SCSI_OP_TEST_UNIT_READY && c.cdb_len < 6) || (ten && c.cdb_len < 10)) {
+        return reject(HW_SCSI_ASC_INVALID_FIELD_IN_CDB, 0);
+    }
+    if (op == HW_SCSI_OP_TEST_UNIT_READY) {
+        ++stats_.other_commands;
+        return answer_status(ScsiResult{});
+    }
+    if (op == HW_SCSI_OP_READ_CAPACITY10) {
+        ++stats_.other_commands;
+        conn_ = Connection::ReadCapacity;
+        result_ = ScsiResult{};
+        return ScsiBusStep{ScsiPhase::DataIn,
+                           bus_.params().transfer_ps(HW_SCSI_READ_CAPACITY_BYTES),
+                           HW_SCSI_READ_CAPACITY_BYTES, this};
+    }
+    uint32_t lba = hw_scsi_cdb10_lba(c.cdb);
+    uint32_t blocks = hw_scsi_cdb10_blocks(c.cdb);
+    if (op != HW_SCSI_OP_SYNC_CACHE10) {
+        if (blocks == 0) {
+            return reject(HW_SCSI_ASC_INVALID_FIELD_IN_CDB, 0);
+        }
+        if (static_cast<uint64_t>(lba) + blocks > geom_.capacity()) {
+            return reject(HW_SCSI_ASC_LBA_OUT_OF_RANGE,
+                          lba >= geom_.capacity() ? lba : geom_.capacity());
+        }
+    }
+    if (params_.readahead_stop_on_any_command) {
+        stop_stream(now);
+    }
+    cmd_ = Command{};
+    cmd_.opcode = op;
+    cmd_.lba = lba;
+    cmd_.blocks = blocks;
+    cmd_.overhead_end = std::max(now, controller_free_) + overhead_ps_;
+    controller_free_ = cmd_.overhead_end;
+    cmd_uses_stream_ = false;
+    switch (op) {
+    case HW_SCSI_OP_READ10:
+        ++stats_.reads;
+        classify_read(lba, lba + blocks, now, cmd_.overhead_end, cmd_.pinned_end);
+        break;
+    case HW_SCSI_OP_PREFETCH10:
+        ++stats_.prefetches;
+        classify_read(lba, lba + blocks, now, cmd_.overhead_end, cmd_.pinned_end);
+        if (c.cdb[1] & HW_SCSI_CDB1_IMMED) {
+            // Status now; positioning and reading go on in the background.
+            return answer_status(ScsiResult{});
+        }
+        break;
+    case HW_SCSI_OP_WRITE10:
+        ++stats_.writes;
+        retire_stream(now); // the arm is needed for the media write
+        break;
+    default:
+        ++stats_.other_commands; // SYNCHRONIZE CACHE
+        break;
+    }
+    cmd_.active = true;
+    cmd_.state = CmdState::Overhead;
+    wake_at(cmd_.overhead_end);
+    conn_ = Connection::Message;
+    return ScsiBusStep{ScsiPhase::Message, bus_.params().message_ps, 0, this};
+}
+
+void Hp97560Disk::after_overhead(uint64_t now) {
+    switch (cmd_.opcode) {
+    case HW_SCSI_OP_READ10:
+    case HW_SCSI_OP_WRITE10:
+        schedule_next_burst(now);
+        return;
+    case HW_SCSI_OP_PREFETCH10: {
+        uint32_t e = cmd_.lba + cmd_.blocks;
+        if (e <= cmd_.pinned_end) {
+            cmd_.ready_at = now;
+        } else {
+            // A prefetch larger than a cache segment completes once the segment is full.
+            uint32_t reach = std::min(e, stream_.limit);
+            cmd_.ready_at = std::max(now, stream_reach_time(reach));
+        }
+        break;
+    }
+    default: // SYNCHRONIZE CACHE
+        cmd_.ready_at = std::max(now, writes_done_at());
+        break;
+    }
+    cmd_.state = CmdState::Waiting;
+}
+
+void Hp97560Disk::schedule_next_burst(uint64_t now) {
+    uint32_t start = cmd_.lba + cmd_.done;
+    if (cmd_.opcode == HW_SCSI_OP_WRITE10) {
+        cmd_.burst = std::min(write_fence_sectors_, cmd_.blocks - cmd_.done);
+        cmd_.ready_at = room_time(cmd_.burst * HW_SECTOR_BYTES, now);
+    } else {
+        uint32_t need = std::min(read_fence_sectors_, cmd_.blocks - cmd_.done);
+        uint32_t end = start + need;
+        if (end <= cmd_.pinned_end) {
+            cmd_.ready_at = now;
+        } else {
+            cmd_.ready_at = std::max(now, stream_reach_time(end));
+        }
+    }
+    cmd_.state = CmdState::Waiting;
+}
+
+ScsiBusStep Hp97560Disk::bus_granted(uint32_t, uint64_t now) {
+    ++events_;
+    cmd_.state = CmdState::Connected;
+    const ScsiBusParams &bp = bus_.params();
+    if (cmd_.opcode == HW_SCSI_OP_READ10) {
+        uint32_t start = cmd_.lba + cmd_.done, e = cmd_.lba + cmd_.blocks;
+        uint32_t avail =
+            cmd_.pinned_end >= e ? e : std::min(e, std::max(cmd_.pinned_end, stream_hi(now)));
+        if (avail <= start) {
+            throw std::logic_error(std::string(name()) + ": reselected with no data to send");
+        }
+        cmd_.burst = avail - start;
+        conn_ = Connection::DataIn;
+        uint32_t bytes = cmd_.burst * HW_SECTOR_BYTES;
+        return ScsiBusStep{ScsiPhase::DataIn, bp.transfer_ps(bytes), bytes, this};
+    }
+    if (cmd_.opcode == HW_SCSI_OP_WRITE10 && cmd_.done < cmd_.blocks) {
+        conn_ = Connection::DataOut;
+        uint32_t bytes = cmd_.burst * HW_SECTOR_BYTES;
+        return ScsiBusStep{ScsiPhase::DataOut, bp.transfer_ps(bytes), bytes, this};
+    }
+    // PRE-FETCH, SYNCHRONIZE CACHE, or a write reported after its media write.
+    ScsiResult r;
+    r.transferred = cmd_.done * HW_SECTOR_BYTES;
+    return answer_status(r);
+}
+
+ScsiBusStep Hp97560Disk::bus_phase_done(uint32_t, uint64_t now) {
+    ++events_;
+    ScsiInitiator *host = bus_.initiator();
+    const ScsiBusParams &bp = bus_.params();
+    switch (conn_) {
+    case Connection::ReadCapacity: {
+        uint8_t *out = host->data_window(target_id_, 0, HW_SCSI_READ_CAPACITY_BYTES);
+        uint32_t last = geom_.capacity() - 1, block = HW_SECTOR_BYTES;
+        for (int i = 0; i < 4; ++i) {
+            out[i] = static_cast<uint8_t>(last >> (24 - 8 * i));
+            out[4 + i] = static_cast<uint8_t>(block >> (24 - 8 * i));
+        }
+        ScsiResult r;
+        r.transferred = HW_SCSI_READ_CAPACITY_BYTES;
+        return answer_status(r);
+    }
+    case Connection::DataIn: {
+        uint32_t bytes = cmd_.burst * HW_SECTOR_BYTES;
+        uint8_t *out = host->data_window(target_id_, cmd_.done * HW_SECTOR_BYTES, bytes);
+        read_sectors(cmd_.lba + cmd_.done, cmd_.burst, out);
+        cmd_.done += cmd_.burst;
+        stats_.bytes_read += bytes;
+        if (cmd_uses_stream_) {
+            set_consumed(cmd_.lba + cmd_.done, now);
+        }
+        if (cmd_.done == cmd_.blocks) {
+            ScsiResult r;
+            r.transferred = cmd_.done * HW_SECTOR_BYTES;
+            return answer_status(r);
+        }
+        schedule_next_burst(now);
+        wake_at(cmd_.ready_at);
+        conn_ = Connection::Message;
+        return ScsiBusStep{ScsiPhase::Message, bp.message_ps, 0, this};
+    }
+    case Connection::DataOut: {
+        uint32_t bytes = cmd_.burst * HW_SECTOR_BYTES;
+        const uint8_t *in = host->data_window(target_id_, cmd_.done * HW_SECTOR_BYTES, bytes);
+        write_sectors(cmd_.lba + cmd_.done, cmd_.burst, in);
+        enqueue_write(cmd_.lba + cmd_.done, cmd_.burst, now);
+        cmd_.done += cmd_.burst;
+        stats_.bytes_written += bytes;
+        if (cmd_.done == cmd_.blocks) {
+            if (params_.immediate_report) {
+                ScsiResult r;
+                r.transferred = cmd_.done * HW_SECTOR_BYTES;
+                return answer_status(r);
+            }
+            cmd_.ready_at = writes_done_at();
+            cmd_.state = CmdState::Waiting;
+        } else {
+            schedule_next_burst(now);
+        }
+        wake_at(cmd_.ready_at);
+        conn_ = Connection::Message;
+        return ScsiBusStep{ScsiPhase::Message, bp.message_ps, 0, this};
+    }
+    case Connection::Status: {
+        conn_ = Connection::None;
+        cmd_.active = false;
+        cmd_.state = CmdState::None;
+        ++stats_.requests;
+        host->command_complete(target_id_, result_, now);
+        if (tracing_) {
+            update_trace(now);
+        }
+        return ScsiBusStep::release();
+    }
+    case Connection::Message:
+        conn_ = Connection::None;
+        if (tracing_) {
+            update_trace(now);
+        }
+        return ScsiBusStep::release();
+    case Connection::None:
+        break;
+    }
+    throw std::logic_error(std::string(name()) + ": bus phase ended while not connected");
+}
+
+// ---- scheduling --------------------------------------------------------------------------
+
+void Hp97560Disk::prune_writes(uint64_t now) {
+    while (!writes_.empty() && writes_.front().end <= now) {
+        const WriteJob &w = writes_.front();
+        if (writes_.size() == 1 && !(stream_.valid && stream_is_last_)) {
+            idle_plan_ = MechPlan{w.end, geom_.track_of(w.lba + w.sectors - 1), w.lba + w.sectors};
+        }
+        writes_.pop_front();
+    }
+}
+
+void Hp97560Disk::wake_at(uint64_t t) {
+    uint64_t now = sc_core::sc_time_stamp().value();
+    if (t <= now) {
+        wake_.notify(sc_core::SC_ZERO_TIME);
+    } else {
+        wake_.notify(sc_core::sc_time::from_value(t - now));
+    }
+}
+
+void Hp97560Disk::on_wake() {
+    ++events_;
+    uint64_t now = sc_core::sc_time_stamp().value();
+    prune_writes(now);
+    if (cmd_.active && cmd_.state == CmdState::Overhead && now >= cmd_.overhead_end) {
+        after_overhead(now);
+    }
+    if (cmd_.active && cmd_.state == CmdState::Waiting && now >= cmd_.ready_at) {
+        cmd_.state = CmdState::WantBus;
+        bus_.request(this, 0, static_cast<int>(target_id_));
+    }
+    uint64_t next = kNever;
+    if (cmd_.active && cmd_.state == CmdState::Overhead) {
+        next = cmd_.overhead_end;
+    } else if (cmd_.active && cmd_.state == CmdState::Waiting) {
+        next = cmd_.ready_at;
+    }
+    if (tracing_) {
+        update_trace(now);
+        next = std::min(next, next_mech_transition(now));
+    }
+    if (next != kNever) {
+        wake_at(next);
+    }
+}
+
+// ---- statistics and tracing ------------------------------------------------------------------
+
+DiskStats Hp97560Disk::stats() const {
+    uint64_t now = sc_core::sc_time_stamp().value();
+    DiskStats s = stats_;
+    for (const auto &w : writes_) {
+        if (w.end > now) {
+            s.busy_ps -= w.end - std::max(w.start, now);
+            s.media_sectors_written -= w.sectors; // not on the media yet
+        }
+    }
+    if (stream_.valid) {
+        const Stream &st = stream_;
+        uint64_t end = std::min({now, st.abort_at, stream_natural_end()});
+        if (!(st.abort_at <= st.pos_start)) {
+            uint64_t busy_end = std::max(end, std::min(st.ready, now));
+            if (busy_end > st.pos_start) {
+                s.busy_ps += busy_end - st.pos_start;
+            }
+            s.media_sectors_read += stream_hi(end) - st.lba0;
+        }
+    }
+    return s;
+}
+
+uint64_t Hp97560Disk::pending_write_sectors() const {
+    uint64_t now = sc_core::sc_time_stamp().value(), n = 0;
+    for (const auto &w : writes_) {
+        if (w.end > now) {
+            n += w.sectors;
+        }
+    }
+    return n;
+}
+
+std::vector<MediaOp> Hp97560Disk::media_log() const {
+    std::vector<MediaOp> log = media_log_;
+    if (media_log_on_ && stream_.valid && !(stream_.abort_at <= stream_.pos_start)) {
+        uint64_t end = std::min(stream_.abort_at, stream_natural_end());
+        log.push_back(MediaOp{false, stream_.lba0, stream_hi(end) - stream_.lba0, stream_.pos_start,
+                              static_cast<uint64_t>(clock_.slot_time(stream_.u0)), end});
+    }
+    std::stable_sort(log.begin(), log.end(),
+                     [](const MediaOp &a, const MediaOp &b) { return a.start_ps < b.start_ps; });
+    return log;
+}
+
+void Hp97560Disk::trace(sc_core::sc_trace_file *tf) {
+    tracing_ = true;
+    std::string base = name();
+    sc_core::sc_trace(tf, mech_trace_, base + ".state");
+    sc_core::sc_trace(tf, cmd_trace_, base + ".command");
+    sc_core::sc_trace(tf, cylinder_trace_, base + ".cylinder");
+}
+
+void Hp97560Disk::update_trace(uint64_t now) {
+    MechState state = MechState::Idle;
+    uint32_t track = plan().track;
+    auto phase_of = [&](uint64_t start, uint64_t ready, uint64_t data, uint64_t end, uint32_t from,
+                        uint32_t to, MechState transfer) {
+        if (now < start || now >= end) {
+            return false;
+        }
+        if (now < ready) {
+            state = MechState::Seek;
+            track = from;
+        } else {
+            state = now < data ? MechState::Rotate : transfer;
+            track = to;
+        }
+        return true;
+    };
+    bool found = false;
+    for (const auto &w : writes_) {
+        if (phase_of(w.start, w.ready, w.data, w.end, w.from_track, geom_.track_of(w.lba),
+                     MechState::Write)) {
+            found = true;
+            break;
+        }
+    }
+    if (!found && stream_.valid && !(stream_.abort_at <= stream_.pos_start)) {
+        uint64_t end = stream_free_at();
+        uint32_t hi = stream_hi(now);
+        uint32_t reading = geom_.track_of(hi > stream_.lba0 ? hi - 1 : stream_.lba0);
+        phase_of(stream_.pos_start, stream_.ready,
+                 static_cast<uint64_t>(clock_.slot_time(stream_.u0)), end, stream_.from_track,
+                 reading, MechState::Read);
+    }
+    mech_trace_ = static_cast<int>(state);
+    cylinder_trace_ = static_cast<int>(geom_.cylinder_of_track(track));
+    cmd_trace_ = static_cast<int>(conn_ != Connection::None ? CmdState::Connected : cmd_.state);
+}
+
+uint64_t Hp97560Disk::next_mech_transition(uint64_t now) const {
+    uint64_t next = kNever;
+    auto consider = [&](uint64_t t) {
+        if (t > now && t < next) {
+            next = t;
+        }
+    };
+    for (const auto &w : writes_) {
+        consider(w.start);
+        consider(w.ready);
+        consider(w.data);
+        consider(w.end);
+    }
+    if (stream_.valid && !(stream_.abort_at <= stream_.pos_start)) {
+        consider(stream_.pos_start);
+        consider(stream_.ready);
+        consider(static_cast<uint64_t>(clock_.slot_time(stream_.u0)));
+        consider(stream_free_at());
+        // Track changes while reading show as cylinder changes: wake at the next
+        // track boundary of the run.
+        uint32_t hi = stream_hi(now);
+        uint32_t spt = geom_.sectors_per_track();
+        uint32_t boundary = (hi / spt + 1) * spt;
+        if (boundary < stream_.limit && boundary > stream_.lba0) {
+            consider(stream_reach_time(boundary));
+        }
+    }
+    return next;
+}
+
+} // namespace starfish::tlm_models

@@ -1,0 +1,350 @@
+#pragma once
+// The HP 97560 disk drive (SPEC.md §3), after Ruemmler & Wilkes (1994) and Kotz,
+// Toh & Radhakrishnan (1994): 1962 cylinders x 19 heads x 72 sectors of 512 B,
+// 4002 RPM, two-piece seek curve, head switch, track and cylinder skew, a fixed
+// controller overhead per command, a 128 KB cache with read-ahead, immediate-
+// reported writes and read/write fences that decide when the drive reconnects to
+// the SCSI bus. docs/disk.md describes the model and every policy choice.
+//
+// Speed: the platter angle is a function of simulated time and the media
+// position of a read stream is computed from elapsed time when it matters
+// (analytic read-ahead), so a request costs a handful of events, never one per
+// sector. All times are integer picoseconds.
+//
+// Real data: the drive keeps the bytes written to it (sparse, in 8 KB pages);
+// never-written sectors read as hw_disk_fill_sector(global disk id, lba).
+
+#include "hw/config/config.h"
+#include "hw/config/registry.h"
+#include "tlm_models/scsi_bus.h"
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace starfish::tlm_models {
+
+// Drive parameters (disk.*).
+struct DiskParams {
+    uint32_t cylinders = 0;
+    uint32_t heads = 0;
+    uint32_t sectors_per_track = 0;
+    uint32_t sector_bytes = 0;
+    double rpm = 0;
+    double seek_short_base_ms = 0; // seek(d) = base + sqrt_coef * sqrt(d), 0 < d < long_from
+    double seek_short_sqrt_ms = 0;
+    double seek_long_base_ms = 0; // seek(d) = base + per_cyl * d, d >= long_from
+    double seek_long_per_cyl_ms = 0;
+    uint32_t seek_long_from_cyl = 0;
+    double head_switch_ms = 0;
+    uint32_t track_skew = 0;    // sectors
+    uint32_t cylinder_skew = 0; // sectors
+    double controller_overhead_ms = 0;
+    uint32_t cache_bytes = 0;
+    uint32_t cache_segments = 0;
+    bool readahead = true;
+    bool readahead_stop_on_any_command = false; // disk.readahead_stop = command
+    bool immediate_report = true;               // disk.write_report = immediate
+    uint32_t read_fence_bytes = 0;
+    uint32_t write_fence_bytes = 0;
+
+    static DiskParams from(const config::Config &cfg);
+};
+
+void declare_disk_params(config::Registry &registry);
+
+// Geometry and mechanical timing (no SystemC, no state).
+class DiskGeometry {
+public:
+    explicit DiskGeometry(const DiskParams &p);
+
+    uint32_t capacity() const { return capacity_; } // sectors
+    uint32_t sectors_per_track() const { return spt_; }
+    uint32_t heads() const { return heads_; }
+    uint32_t cylinders() const { return cylinders_; }
+    uint64_t revolution_ps() const { return rev_ps_; }
+
+    struct Chs {
+        uint32_t cylinder, head, sector; // sector: logical index within the track
+    };
+    Chs locate(uint32_t lba) const;
+    uint32_t track_of(uint32_t lba) const { return lba / spt_; }
+    uint32_t cylinder_of_track(uint32_t track) const { return track / heads_; }
+    // Angular slot (0 .. spt-1) at which the sector starts, after track and cylinder skew.
+    uint32_t physical_slot(uint32_t lba) const;
+    // Seek time for a move of `distance` cylinders (0 for 0).
+    uint64_t seek_ps(uint32_t distance) const;
+    uint64_t head_switch_ps() const { return head_switch_ps_; }
+    // Time to get from one track to another: a seek (which covers the head switch)
+    // or a head switch within a cylinder.
+    uint64_t switch_ps(uint32_t from_track, uint32_t to_track) const;
+    // Slots from the end of `track`'s last sector to the start of track+1's first
+    // sector given by the skew (track skew, or cylinder skew across cylinders).
+    uint32_t skew_slots(uint32_t track) const;
+
+private:
+    uint32_t cylinders_, heads_, spt_, capacity_;
+    uint32_t track_skew_, cylinder_skew_;
+    uint64_t rev_ps_, head_switch_ps_;
+    double short_base_, short_sqrt_, long_base_, long_per_cyl_;
+    uint32_t long_from_;
+};
+
+// The platter as a clock of sector slots: slot u (u = revolutions * spt + slot
+// index) begins when the angle (t + phase) mod revolution reaches slot index *
+// revolution / spt. Every media time is a slot boundary, so timings are exact
+// (one revolution is exactly revolution_ps) and streams never drift.
+class RotationClock {
+public:
+    RotationClock() = default;
+    RotationClock(uint64_t rev_ps, uint32_t spt, uint64_t phase_ps);
+    int64_t slot_time(uint64_t u) const;
+    uint64_t first_slot_at_or_after(int64_t t) const;
+    uint64_t last_slot_at_or_before(int64_t t) const;
+    // The first slot >= u whose slot index is `slot`.
+    uint64_t next_slot_with_index(uint64_t u, uint32_t slot) const;
+    uint64_t phase_ps() const { return phase_; }
+
+private:
+    uint64_t rev_ = 1;
+    uint32_t spt_ = 1;
+    uint64_t phase_ = 0;
+};
+
+struct DiskStats {
+    uint64_t requests = 0; // commands completed
+    uint64_t reads = 0;
+    uint64_t writes = 0;
+    uint64_t prefetches = 0;
+    uint64_t other_commands = 0; // TEST UNIT READY, READ CAPACITY, SYNCHRONIZE CACHE
+    uint64_t check_conditions = 0;
+    uint64_t bytes_read = 0;         // data sent to the host
+    uint64_t bytes_written = 0;      // data received from the host
+    uint64_t seeks = 0;              // positionings that moved the arm
+    uint64_t movements = 0;          // positionings with a seek or a rotational wait
+    uint64_t cache_hits = 0;         // reads/prefetches that needed no positioning
+    uint64_t media_sectors_read = 0; // including read-ahead
+    uint64_t media_sectors_written = 0;
+    uint64_t busy_ps = 0; // mechanism: seeking, rotating and transferring
+    nlohmann::json to_json() const;
+};
+
+// One media access, for tests and debugging (set_media_log).
+struct MediaOp {
+    bool write;
+    uint32_t lba;
+    uint32_t sectors;
+    uint64_t start_ps; // positioning start
+    uint64_t data_ps;  // first sector under the head
+    uint64_t end_ps;   // last sector done (for a read stream: when it stopped or will stop)
+};
+
+class Hp97560Disk : public sc_core::sc_module, public ScsiTarget {
+public:
+    SC_HAS_PROCESS(Hp97560Disk);
+    // Attaches itself to the bus as the next target id. The global disk id names
+    // the disk's data contents and its rotation random stream.
+    Hp97560Disk(sc_core::sc_module_name name, const DiskParams &params, ScsiBus &bus,
+                uint32_t global_id = 0, uint64_t seed = 0, uint64_t trial = 0);
+
+    // Sets the global disk id and draws the initial platter angle for this trial
+    // from hw_rng stream HW_RNG_STREAM_DISK_ROTATION (instance = global id). Call
+    // before the simulation starts.
+    void set_identity(uint32_t global_id, uint64_t seed, uint64_t trial);
+    // Overrides the initial platter angle (tests): slot 0 of cylinder 0 head 0
+    // passes under the head at t = revolution - phase.
+    void set_phase_ps(uint64_t phase_ps);
+    uint64_t phase_ps() const { return clock_.phase_ps(); }
+
+    uint32_t global_id() const { return global_id_; }
+    unsigned target_id() const { return target_id_; }
+    const DiskGeometry &geometry() const { return geom_; }
+    const DiskParams &params() const { return params_; }
+    uint32_t capacity_sectors() const { return geom_.capacity(); }
+
+    // Host-side access to the contents (no simulated time): what the media plus
+    // pending writes hold, i.e. what a READ would return now.
+    void read_sectors(uint32_t lba, uint32_t count, uint8_t *out) const;
+    void write_sectors(uint32_t lba, uint32_t count, const uint8_t *in); // preload
+    uint64_t written_sectors() const; // distinct sectors ever written
+
+    DiskStats stats() const;
+    // Sectors written by the host but not yet on the media at the current time.
+    uint64_t pending_write_sectors() const;
+    // Records every media access (off by default).
+    void set_media_log(bool on) { media_log_on_ = on; }
+    std::vector<MediaOp> media_log() const;
+
+    // VCD: mechanism state (MechState), command state (CmdState), cylinder.
+    void trace(sc_core::sc_trace_file *tf);
+    uint64_t events() const { return events_; }
+
+    enum class MechState : int { Idle = 0, Seek = 1, Rotate = 2, Read = 3, Write = 4 };
+    enum class CmdState : int {
+        None = 0,
+        Overhead = 1, // controller decoding the command (bus free)
+        Waiting = 2,  // for data, buffer room or the media (bus free)
+        WantBus = 3,  // asked for the bus to reselect
+        Connected = 4
+    };
+
+    // ScsiTarget / ScsiBusClient
+    ScsiBusStep command(const ScsiCommand &cmd, uint64_t now_ps) override;
+    ScsiBusStep bus_granted(uint32_t token, uint64_t now_ps) override;
+    ScsiBusStep bus_phase_done(uint32_t token, uint64_t now_ps) override;
+
+private:
+    static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+
+    // The read stream: the current media pass (run) of sequential reading that
+    // serves a read and continues as read-ahead. Its progress is computed from
+    // time; it stops when it reaches `limit` (cache full, end of request without
+    // read-ahead, end of disk) or when a command needs the mechanism (abort).
+    // Where the mechanism will be after its scheduled work.
+    struct MechPlan {
+        uint64_t free_at = 0;
+        uint32_t track = 0;
+        uint32_t next_lba = 0; // sector after the last one transferred
+    };
+    struct Stream {
+        bool valid = false;
+        MechPlan before;        // the mechanism before this run (if aborted before it moved)
+        uint32_t first = 0;     // lowest LBA the stream's cache segment holds
+        uint32_t consumed = 0;  // data below this may be overwritten; limit <= consumed + capacity
+        uint32_t lba0 = 0;      // first LBA of the current run
+        uint64_t pos_start = 0; // positioning start of the run
+        uint64_t ready = 0;     // arm on the track
+        uint64_t u0 = 0;        // slot where lba0 starts
+        uint32_t limit = 0;     // the run reads [lba0, limit)
+        uint64_t abort_at = kNever;
+        uint32_t from_track = 0;
+    };
+    struct Window {
+        uint32_t lo, hi;
+    };
+    struct WriteJob {
+        uint32_t lba, sectors;
+        uint64_t start, ready, data, end;
+        uint32_t from_track;
+    };
+    struct Command {
+        bool active = false;
+        uint8_t opcode = 0;
+        uint32_t lba = 0;
+        uint32_t blocks = 0;
+        uint32_t done = 0;       // sectors moved over the bus
+        uint32_t burst = 0;      // sectors of the burst in progress
+        uint32_t pinned_end = 0; // [lba, pinned_end) was in the cache when the command came
+        uint64_t overhead_end = 0;
+        uint64_t ready_at = 0; // when to ask for the bus
+        CmdState state = CmdState::None;
+    };
+    enum class Connection { None, Status, DataIn, DataOut, Message, ReadCapacity };
+    struct Page {
+        uint16_t written = 0; // bit i: sector i of the page holds host data
+        std::array<uint8_t, 16 * 512> bytes;
+    };
+    static constexpr uint32_t kPageSectors = 16;
+
+    void on_wake();
+    void wake_at(uint64_t t);
+    void advance(uint64_t now);
+    void after_overhead(uint64_t now);
+    void schedule_next_burst(uint64_t now);
+
+    ScsiBusStep reject(uint8_t asc, uint32_t info);
+    ScsiBusStep answer_status(const ScsiResult &r);
+    void classify_read(uint32_t s, uint32_t e, uint64_t now, uint64_t overhead_end,
+                       uint32_t &pinned_end);
+
+    // Stream mechanics.
+    uint64_t run_end_slot(uint32_t lba0, uint64_t u0, uint32_t sectors) const;
+    uint32_t run_sectors_by(uint32_t lba0, uint64_t u0, uint32_t max_sectors, uint64_t t) const;
+    uint32_t stream_hi(uint64_t t) const; // first LBA not yet read by the stream at t
+    uint64_t stream_natural_end() const;
+    uint64_t stream_free_at() const;
+    uint32_t stream_final_track() const;
+    uint32_t stream_capacity_sectors() const;
+    Window stream_window(uint64_t t) const;
+    uint64_t stream_reach_time(uint32_t end_lba) const; // all of [.., end_lba) read
+    void stop_stream(uint64_t now);                     // a command needs the mechanism
+    void retire_stream(uint64_t now); // stop and keep its window as a cached segment
+    void start_stream(uint32_t first, uint32_t lba0, uint32_t consumed, uint64_t earliest);
+    void set_consumed(uint32_t consumed, uint64_t now);
+    MechPlan plan() const;
+    // Positions the arm for `lba` from the plan, starting no earlier than `earliest`.
+    struct Positioning {
+        uint64_t start, ready, u0;
+        uint32_t from_track;
+    };
+    Positioning position_from(const MechPlan &p, uint32_t lba, uint64_t earliest, bool count_stats);
+    Positioning position_for(uint32_t lba, uint64_t earliest, bool count_stats) {
+        return position_from(plan(), lba, earliest, count_stats);
+    }
+    void prune_writes(uint64_t now);
+    void enqueue_write(uint32_t lba, uint32_t sectors, uint64_t now);
+    uint64_t room_time(uint32_t bytes, uint64_t now) const;
+    uint64_t writes_done_at() const;
+    // First sector of [s, e) not in the cache at `now` (e if all are).
+    uint32_t first_uncovered(uint32_t s, uint32_t e, uint64_t now) const;
+    void account_stream_busy(uint64_t until);
+
+    // Trace helpers.
+    void update_trace(uint64_t now);
+    uint64_t next_mech_transition(uint64_t now) const;
+
+    DiskParams params_;
+    DiskGeometry geom_;
+    RotationClock clock_;
+    ScsiBus &bus_;
+    unsigned target_id_;
+    uint32_t global_id_ = 0;
+    uint64_t overhead_ps_;
+    uint32_t read_fence_sectors_, write_fence_sectors_;
+
+    Stream stream_;
+    // A sector of the current run and the slot where it starts, moved forward as
+    // the run progresses so that long streams are not walked from their start
+    // (a pure speed-up: any sector of a run determines the rest).
+    mutable uint32_t anchor_lba_ = 0;
+    mutable uint64_t anchor_u_ = 0;
+    void reset_anchor() const {
+        anchor_lba_ = stream_.lba0;
+        anchor_u_ = stream_.u0;
+    }
+    void advance_anchor(uint32_t lba) const;
+    bool stream_is_last_ = false; // the stream is the mechanism's latest activity
+    std::deque<Window> segments_; // cached windows of earlier streams (LRU at front)
+    std::deque<WriteJob> writes_; // media writes not yet done, in order
+    MechPlan idle_plan_;          // mechanism state when neither applies
+    uint64_t controller_free_ = 0;
+
+    Command cmd_;
+    bool cmd_uses_stream_ = false; // the active command's data comes through the stream
+    uint32_t stop_lba_ = 0;        // without read-ahead: the stream stops here
+    Connection conn_ = Connection::None;
+    ScsiResult result_;
+
+    std::unordered_map<uint32_t, std::unique_ptr<Page>> pages_;
+    DiskStats stats_;
+    uint64_t stream_busy_accounted_ = 0; // busy time of the current stream already in stats_
+    bool media_log_on_ = false;
+    std::vector<MediaOp> media_log_;
+    uint64_t events_ = 0;
+
+    bool tracing_ = false;
+    int mech_trace_ = 0;
+    int cmd_trace_ = 0;
+    int cylinder_trace_ = 0;
+    sc_core::sc_event wake_;
+};
+
+} // namespace starfish::tlm_models

@@ -1,0 +1,206 @@
+#include "tlm_models/scsi_bus.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace starfish::tlm_models {
+
+namespace {
+uint64_t us_to_ps(double us) {
+    return static_cast<uint64_t>(std::llround(us * 1e6));
+}
+} // namespace
+
+void declare_scsi_bus_params(config::Registry &reg) {
+    reg.add_real("scsi.bus_mb_s", 10.0, "MB/s", {0.1, 1000},
+                 "SCSI bus data rate (MB = 2^20 bytes), shared by the disks of one IOP",
+                 "given: SPEC.md §3 (10 MB/s peak)");
+    reg.add_real("scsi.arbitration_us", 6.0, "us", {0, 10000},
+                 "per bus tenure: arbitration, (re)selection and the IDENTIFY message",
+                 "estimate: SCSI-2 arbitration delay 2.4 us + bus settle/selection handshakes "
+                 "(~2 us) + one asynchronous message byte (~1.5 us)");
+    reg.add_real("scsi.command_us", 15.0, "us", {0, 10000},
+                 "command phase: transferring a 10-byte CDB",
+                 "estimate: 10 asynchronous bytes at ~1.5 us per byte (SCSI-2 handshake)");
+    reg.add_real("scsi.status_us", 4.0, "us", {0, 10000},
+                 "status phase and COMMAND COMPLETE message, then bus free",
+                 "estimate: two asynchronous bytes at ~1.5 us plus bus release");
+    reg.add_real("scsi.message_us", 4.0, "us", {0, 10000},
+                 "SAVE DATA POINTERS and DISCONNECT messages when a drive disconnects",
+                 "estimate: two asynchronous bytes at ~1.5 us plus bus release");
+    reg.add_string("scsi.arbitration", "fair", {"fair", "fifo", "priority"},
+                   "who wins the bus among waiting devices: fair (the host adapter, SCSI id 7, "
+                   "first; targets first come), fifo (everyone first come) or priority (SCSI "
+                   "id order: host adapter, then higher target ids)",
+                   "estimate: SCSI-2 id priority lets the host adapter win, as in fair; pure "
+                   "id priority starves low target ids on a saturated bus (docs/disk.md)");
+}
+
+ScsiBusParams ScsiBusParams::from(const config::Config &cfg) {
+    ScsiBusParams p;
+    p.bytes_per_s = cfg.get_real("scsi.bus_mb_s") * 1048576.0;
+    p.arbitration_ps = us_to_ps(cfg.get_real("scsi.arbitration_us"));
+    p.command_ps = us_to_ps(cfg.get_real("scsi.command_us"));
+    p.status_ps = us_to_ps(cfg.get_real("scsi.status_us"));
+    p.message_ps = us_to_ps(cfg.get_real("scsi.message_us"));
+    const std::string &arb = cfg.get_string("scsi.arbitration");
+    p.arbitration = arb == "priority" ? ScsiArbitration::Priority
+                    : arb == "fifo"   ? ScsiArbitration::FirstCome
+                                      : ScsiArbitration::Fair;
+    return p;
+}
+
+uint64_t ScsiBusParams::transfer_ps(uint64_t bytes) const {
+    return static_cast<uint64_t>(std::llround(static_cast<double>(bytes) * 1e12 / bytes_per_s));
+}
+
+const char *phase_name(ScsiPhase phase) {
+    switch (phase) {
+    case ScsiPhase::Free:
+        return "free";
+    case ScsiPhase::Arbitration:
+        return "arbitration";
+    case ScsiPhase::Command:
+        return "command";
+    case ScsiPhase::DataIn:
+        return "data-in";
+    case ScsiPhase::DataOut:
+        return "data-out";
+    case ScsiPhase::Status:
+        return "status";
+    case ScsiPhase::Message:
+        return "message";
+    }
+    return "?";
+}
+
+nlohmann::json ScsiBusStats::to_json() const {
+    return nlohmann::json{{"busy_s", busy_ps * 1e-12},
+                          {"tenures", tenures},
+                          {"data_bytes", data_bytes},
+                          {"data_s", data_ps * 1e-12},
+                          {"max_queue", max_queue}};
+}
+
+ScsiBus::ScsiBus(sc_core::sc_module_name name, const ScsiBusParams &params)
+    : sc_core::sc_module(name), params_(params) {
+    SC_METHOD(on_wake);
+    sensitive << wake_;
+    dont_initialize();
+}
+
+void ScsiBus::attach_initiator(ScsiInitiator *initiator) {
+    initiator_ = initiator;
+}
+
+unsigned ScsiBus::attach_target(ScsiTarget *target) {
+    targets_.push_back(target);
+    return static_cast<unsigned>(targets_.size() - 1);
+}
+
+void ScsiBus::request(ScsiBusClient *client, uint32_t token, int priority) {
+    waiting_.push_back(Request{client, token, priority});
+    if (waiting_.size() > stats_.max_queue) {
+        stats_.max_queue = waiting_.size();
+    }
+    if (owner_ == nullptr) {
+        wake_.notify(sc_core::SC_ZERO_TIME);
+    }
+}
+
+ScsiBusStats ScsiBus::stats() const {
+    ScsiBusStats s = stats_;
+    if (owner_ != nullptr) {
+        s.busy_ps += sc_core::sc_time_stamp().value() - tenure_start_;
+    }
+    return s;
+}
+
+void ScsiBus::trace(sc_core::sc_trace_file *tf) {
+    tracing_ = true;
+    sc_core::sc_trace(tf, phase_trace_, std::string(name()) + ".phase");
+}
+
+void ScsiBus::wake_at(uint64_t t) {
+    uint64_t now = sc_core::sc_time_stamp().value();
+    if (t <= now) {
+        wake_.notify(sc_core::SC_ZERO_TIME);
+    } else {
+        wake_.notify(sc_core::sc_time::from_value(t - now));
+    }
+}
+
+void ScsiBus::on_wake() {
+    ++events_;
+    uint64_t now = sc_core::sc_time_stamp().value();
+    // A tenure's steps may end back to back (zero-length steps): run them all.
+    while (owner_ != nullptr && step_end_ <= now) {
+        ScsiBusClient *owner = owner_;
+        ScsiBusStep next = owner->bus_phase_done(token_, now);
+        if (next.phase == ScsiPhase::Free) {
+            stats_.busy_ps += now - tenure_start_;
+            owner_ = nullptr;
+            step_phase_ = ScsiPhase::Free;
+            phase_trace_ = static_cast<int>(ScsiPhase::Free);
+        } else {
+            start_step(next, now);
+        }
+    }
+    if (owner_ == nullptr && !waiting_.empty()) {
+        grant_next(now);
+    }
+    if (owner_ != nullptr) {
+        if (tracing_ && now < arbitration_end_) {
+            phase_trace_ = static_cast<int>(ScsiPhase::Arbitration);
+            wake_at(arbitration_end_);
+        } else {
+            phase_trace_ = static_cast<int>(step_phase_);
+            wake_at(step_end_);
+        }
+    }
+}
+
+void ScsiBus::grant_next(uint64_t now) {
+    auto pick = waiting_.begin();
+    if (params_.arbitration == ScsiArbitration::Priority) {
+        for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
+            if (it->priority > pick->priority) {
+                pick = it;
+            }
+        }
+    } else if (params_.arbitration == ScsiArbitration::Fair) {
+        for (auto it = waiting_.begin(); it != waiting_.end(); ++it) {
+            if (it->priority == kInitiatorPriority) {
+                pick = it;
+                break;
+            }
+        }
+    }
+    Request r = *pick;
+    waiting_.erase(pick);
+    owner_ = r.client;
+    token_ = r.token;
+    tenure_start_ = now;
+    ++stats_.tenures;
+    ScsiBusStep first = r.client->bus_granted(r.token, now);
+    if (first.phase == ScsiPhase::Free) {
+        throw std::logic_error(std::string(name()) + ": a bus client won arbitration and released");
+    }
+    arbitration_end_ = now + params_.arbitration_ps;
+    start_step(first, arbitration_end_);
+}
+
+void ScsiBus::start_step(const ScsiBusStep &step, uint64_t start) {
+    if (step.owner != nullptr) {
+        owner_ = step.owner;
+    }
+    step_phase_ = step.phase;
+    step_end_ = start + step.duration_ps;
+    if (step.phase == ScsiPhase::DataIn || step.phase == ScsiPhase::DataOut) {
+        stats_.data_bytes += step.data_bytes;
+        stats_.data_ps += step.duration_ps;
+    }
+}
+
+} // namespace starfish::tlm_models

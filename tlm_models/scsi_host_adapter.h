@@ -1,0 +1,102 @@
+#pragma once
+// The SCSI host adapter of an IOP: the initiator on one SCSI bus, programmed by
+// firmware through the registers and command descriptors of hw/scsi_regs.h. It
+// reads descriptors from node memory, selects targets, moves data by DMA
+// (direct pointers into NodeMemory) and reports completions through a done FIFO
+// and a level interrupt.
+
+#include "hw/config/config.h"
+#include "hw/config/registry.h"
+#include "tlm_models/node_memory.h"
+#include "tlm_models/scsi_bus.h"
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <vector>
+
+namespace starfish::tlm_models {
+
+struct ScsiAdapterParams {
+    uint32_t queue_depth = 1; // commands per target queue, including the active one
+
+    static ScsiAdapterParams from(const config::Config &cfg);
+};
+
+void declare_scsi_adapter_params(config::Registry &registry);
+
+struct ScsiAdapterStats {
+    uint64_t submitted = 0;
+    uint64_t completed = 0;
+    uint64_t check_conditions = 0;
+    uint64_t response_ps_total = 0; // SUBMIT to completion, summed
+    uint64_t response_ps_max = 0;
+    nlohmann::json to_json() const;
+};
+
+class ScsiHostAdapter : public sc_core::sc_module, public ScsiInitiator, public ScsiBusClient {
+public:
+    // 32-bit accesses; the address is taken modulo HW_SCSI_STRIDE, so the offset in
+    // the window or the full node address both work.
+    tlm_utils::simple_target_socket<ScsiHostAdapter> regs;
+    sc_core::sc_out<bool> irq; // level: done FIFO not empty
+
+    SC_HAS_PROCESS(ScsiHostAdapter);
+    // The adapter becomes the bus's initiator. node_id and adapter_index name it
+    // in registers and error messages.
+    ScsiHostAdapter(sc_core::sc_module_name name, const ScsiAdapterParams &params,
+                    NodeMemory &memory, ScsiBus &bus, unsigned node_id, unsigned adapter_index);
+
+    // Register access at a byte offset within the window (what b_transport does);
+    // for drivers written in C++ and for tests. Programming errors set ERROR and
+    // throw std::runtime_error naming the node, the adapter and the register.
+    uint32_t read_reg(uint32_t offset);
+    void write_reg(uint32_t offset, uint32_t value);
+
+    ScsiAdapterStats stats() const { return stats_; }
+    bool irq_level() const;
+
+    // ScsiInitiator
+    uint8_t *data_window(unsigned target, uint32_t offset, uint32_t len) override;
+    void command_complete(unsigned target, const ScsiResult &result, uint64_t now_ps) override;
+    // ScsiBusClient (token = target id)
+    ScsiBusStep bus_granted(uint32_t token, uint64_t now_ps) override;
+    ScsiBusStep bus_phase_done(uint32_t token, uint64_t now_ps) override;
+
+private:
+    struct Queued {
+        uint32_t desc_addr;
+        uint32_t tag;
+        uint32_t addr;
+        uint32_t length;
+        ScsiCommand cmd;
+        uint64_t submitted_ps;
+    };
+
+    void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
+    void submit(uint32_t desc_addr);
+    [[noreturn]] void fail(uint32_t code, uint32_t info, uint32_t offset, const std::string &what);
+    std::string reg_name(uint32_t offset) const;
+    void update_irq();
+    void drive_irq();
+
+    ScsiAdapterParams params_;
+    NodeMemory &memory_;
+    ScsiBus &bus_;
+    unsigned node_id_;
+    unsigned adapter_index_;
+    std::vector<std::deque<Queued>> queues_; // per target; front is the active command
+    std::deque<uint32_t> done_;
+    uint32_t ctrl_ = 0;
+    uint32_t error_ = 0;
+    uint32_t error_info_ = 0;
+    ScsiAdapterStats stats_;
+    sc_core::sc_event irq_changed_;
+};
+
+} // namespace starfish::tlm_models
