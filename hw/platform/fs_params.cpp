@@ -22,6 +22,15 @@ void declare_fs_params(config::Registry &reg) {
                    "auto = on when records are smaller than a file-system block",
                    "given: SPEC.md §7 and Kotz TOCS 1997 §4 (batched when the record is "
                    "smaller than a message)");
+    reg.add_int("cost.scsi_submit_cycles", 60, "cycles", {0, 100000},
+                "firmware SCSI driver: build a descriptor and submit it (besides the HAL's "
+                "register-write charge)",
+                "estimate: a short driver path on a 50 MHz RISC; calibrated with the other "
+                "cost.* on the contiguous tables (docs/calibration.md)");
+    reg.add_int("cost.scsi_complete_cycles", 40, "cycles", {0, 100000},
+                "firmware SCSI driver: completion handling per command in the interrupt "
+                "handler (besides interrupt entry/exit and the DONE register read)",
+                "estimate: as cost.scsi_submit_cycles");
     reg.add_int("ddio.stagger", 0, "", {0, 1},
                 "1 = each IOP rotates its block list by a different amount so the CPs are not "
                 "all served in the same order (SPEC.md §12, never measured in the paper)",

@@ -26,6 +26,7 @@ NodeIdentity identity_of(const NodeSetup &s) {
     id.cp_count = static_cast<unsigned>(s.cp_count);
     id.iop_count = static_cast<unsigned>(s.iop_count);
     id.disks_per_iop = static_cast<unsigned>(s.disks_per_iop);
+    id.trial = static_cast<unsigned>(s.trial);
     return id;
 }
 } // namespace

@@ -40,6 +40,7 @@ struct NodeSetup {
     int cp_count = 1;
     int iop_count = 0;
     int disks_per_iop = 0;
+    int trial = 0;                 // trial number (hal_trial)
     int router = 0;                // router whose local port this node's NI uses
     std::vector<int> node_routers; // router of every node id (TX_DEST names node ids)
     FirmwareMain main = nullptr;   // nullptr: no firmware (a passive node)

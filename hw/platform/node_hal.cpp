@@ -244,6 +244,9 @@ unsigned hal_iop_count(hal_t *h) {
 unsigned hal_disks_per_iop(hal_t *h) {
     return bound(h).identity().disks_per_iop;
 }
+unsigned hal_trial(hal_t *h) {
+    return bound(h).identity().trial;
+}
 unsigned hal_cp_node(hal_t *h, unsigned k) {
     return bound(h).cp_node(k);
 }

@@ -45,6 +45,7 @@ struct NodeIdentity {
     unsigned cp_count = 1;
     unsigned iop_count = 0;
     unsigned disks_per_iop = 0;
+    unsigned trial = 0;
 };
 
 // A node's device-register path (implemented by Node).

@@ -33,6 +33,9 @@ unsigned hal_role_index(hal_t *h); /* k for CP k or IOP k */
 unsigned hal_cp_count(hal_t *h);
 unsigned hal_iop_count(hal_t *h);
 unsigned hal_disks_per_iop(hal_t *h);
+/* Trial number of this run (0 … workload.trials-1): with workload.seed it seeds the
+ * random streams of hw/rng.h (layouts, file data). */
+unsigned hal_trial(hal_t *h);
 /* Node id of CP k / IOP k. */
 unsigned hal_cp_node(hal_t *h, unsigned k);
 unsigned hal_iop_node(hal_t *h, unsigned k);

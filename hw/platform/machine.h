@@ -1,0 +1,90 @@
+#pragma once
+// The whole machine of SPEC.md §2 built from a configuration: the torus network,
+// every CP and IOP node (CPU, memory, DMA network interface) at its placement,
+// and on each IOP one SCSI bus with its host adapter and machine.disks_per_iop
+// HP 97560 drives. Each node starts the firmware entry of its role.
+//
+// SystemC elaborates once per process, so a Machine is built once per process (a
+// trial runs in its own process, sim/runner/isolated_run.h). docs/machine.md.
+
+#include "hw/config/config.h"
+#include "hw/platform/machine_params.h"
+#include "hw/platform/node.h"
+#include "tlm_models/hp97560_disk.h"
+#include "tlm_models/scsi_bus.h"
+#include "tlm_models/scsi_host_adapter.h"
+#include "tlm_models/torus_model.h"
+
+#include <nlohmann/json.hpp>
+#include <systemc>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace starfish::platform {
+
+// The firmware a machine runs: one entry per role (nullptr: the node stays idle).
+struct FirmwareSet {
+    FirmwareMain cp_main = nullptr;
+    FirmwareMain iop_main = nullptr;
+};
+
+class Machine {
+public:
+    // Builds (elaborates) the machine for trial `trial`: random streams (disk
+    // rotation, network noise, layouts through the firmware) are seeded by
+    // (workload.seed, trial). Throws std::invalid_argument when the configuration
+    // cannot be built (nodes that do not fit are caught by validation already).
+    Machine(const config::Config &cfg, int trial, const FirmwareSet &firmware);
+    ~Machine();
+    Machine(const Machine &) = delete;
+    Machine &operator=(const Machine &) = delete;
+
+    // Runs until no activity is left (every firmware thread has ended or waits
+    // forever and every device is idle) or until a node fails. Returns the
+    // failure text ("" when none).
+    std::string run();
+
+    const MachineShape &shape() const { return shape_; }
+    int trial() const { return trial_; }
+    Node &cp(int k) { return *nodes_.at(static_cast<size_t>(k)); }
+    Node &iop(int k) { return *nodes_.at(static_cast<size_t>(shape_.cp_count + k)); }
+    Node &node(int id) { return *nodes_.at(static_cast<size_t>(id)); }
+    int node_count() const { return static_cast<int>(nodes_.size()); }
+    // Disk by global id (IOP index * disks_per_iop + local index).
+    tlm_models::Hp97560Disk &disk(int global_id) { return *disks_.at(static_cast<size_t>(global_id)); }
+    int disk_count() const { return static_cast<int>(disks_.size()); }
+    net::TorusModel &network() { return *network_; }
+
+    // First failure of any node (device errors, hal_fail), or "".
+    std::string failure() const;
+    // Simulated seconds so far.
+    double sim_seconds() const;
+    // Events simulated: network packets, disk commands, interrupts and thread
+    // switches (the host-speed line's unit of work).
+    unsigned long long events() const;
+
+    // Per-node CPU and NI statistics, per-disk and per-bus statistics, network.
+    nlohmann::json stats_json() const;
+    // Compact summary: CPU busy fraction per role (mean, max), disk movements,
+    // bus busy, network latency.
+    nlohmann::json summary_json() const;
+
+    // Writes a VCD of the network channels, buses and drives to `path` (call
+    // before run()).
+    void trace_to(const std::string &path);
+
+private:
+    const config::Config &cfg_;
+    int trial_;
+    MachineShape shape_;
+    std::unique_ptr<net::TorusModel> network_;
+    std::vector<std::unique_ptr<Node>> nodes_;
+    std::vector<std::unique_ptr<tlm_models::ScsiBus>> buses_;
+    std::vector<std::unique_ptr<tlm_models::ScsiHostAdapter>> adapters_;
+    std::vector<std::unique_ptr<tlm_models::Hp97560Disk>> disks_;
+    sc_core::sc_trace_file *trace_file_ = nullptr;
+};
+
+} // namespace starfish::platform
