@@ -1,5 +1,6 @@
 #include "sim/parameters.h"
 
+#include "hw/platform/fw_params.h"
 #include "hw/platform/machine_params.h"
 #include "sim/workload_params.h"
 
@@ -10,6 +11,7 @@ config::Registry build_registry() {
     config::Registry reg;
     platform::declare_machine_params(reg);
     declare_workload_params(reg);
+    platform::declare_fw_params(reg);
     return reg;
 }
 } // namespace
