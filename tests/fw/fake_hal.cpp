@@ -173,7 +173,8 @@ struct FakeMachine::Impl {
     bool failed = false;
     std::string failure;
     uint64_t current_event_time = 0; // time of the event being run
-    uint64_t delivered = 0, tx_full = 0, held = 0;
+    uint64_t delivered = 0, tx_full = 0, held = 0, bodies = 0;
+    int corrupted_type = -1;
 
     ~Impl() {
         while (!queue.empty()) {
@@ -646,6 +647,12 @@ struct FakeMachine::Impl {
         msg.hdr = std::move(d.hdr);
         // The body is read as it leaves: a sender that reuses it early sends garbage.
         msg.body.assign(n.mem.data() + d.body_addr, n.mem.data() + d.body_addr + d.body_bytes);
+        if (!msg.body.empty() && ++bodies == opts.corrupt_body_nth) {
+            for (uint8_t &b : msg.body) {
+                b ^= 0x40;
+            }
+            corrupted_type = msg.hdr.empty() ? 0 : msg.hdr[0];
+        }
         if (d.notify) {
             ni.done_fifo.push_back(d.cookie);
         }
@@ -1016,6 +1023,12 @@ uint64_t FakeMachine::tx_queue_full_pushes() const {
 }
 uint64_t FakeMachine::held_messages() const {
     return impl_->held;
+}
+uint64_t FakeMachine::bodies_sent() const {
+    return impl_->bodies;
+}
+int FakeMachine::corrupted_type() const {
+    return impl_->corrupted_type;
 }
 
 } // namespace starfish::fwtest

@@ -46,6 +46,7 @@ struct FakeOptions {
     uint32_t bytes_per_cycle = 4;   // injection rate of the sending NI (frame+header+body)
     uint64_t body_delay_cycles = 0; // body arrives this long after the HEADER record
     bool irq_after_access = false;  // take interrupts after (not before) a register access
+    uint64_t corrupt_body_nth = 0;  // flip bit 6 of every byte of the n-th body sent (0: never)
     unsigned max_threads = 64;      // per node
     size_t stack_bytes = 256 * 1024;
     uint64_t max_cycles = 1ull << 40; // run() fails beyond this simulated time
@@ -90,6 +91,8 @@ public:
     uint64_t messages_delivered() const;
     uint64_t tx_queue_full_pushes() const; // pushes that left TX_FREE at 0
     uint64_t held_messages() const;        // arrivals that waited for a ring slot
+    uint64_t bodies_sent() const;          // messages with a body that left a node
+    int corrupted_type() const;            // first header byte of the corrupted message, or -1
 
     struct Impl;
 
