@@ -196,18 +196,24 @@ static bool have_credit(fw_ni_t *ni) {
     return ni->tx_credit > 0;
 }
 
-static void enqueue(fw_ni_t *ni, uint32_t dest, const void *hdr, uint32_t hdr_bytes,
+/* Appends a send to the software queue. No HAL call may come between the
+ * caller's decision to queue and the linking (a handler could drain the queue and
+ * disarm the space interrupt in between), so the entry is taken first and the
+ * cost charged after. Returns false if the free list was empty and had to grow
+ * (a HAL call): the caller decides again. */
+static bool enqueue(fw_ni_t *ni, uint32_t dest, const void *hdr, uint32_t hdr_bytes,
                     uint32_t body_addr, uint32_t body_bytes, uint32_t flags, uint32_t cookie) {
     swq_entry_t *e = ni->swq_free;
-    if (e != NULL) {
-        ni->swq_free = e->next;
-    } else {
+    if (e == NULL) {
         e = swq_new_entry(ni);
         if (e == NULL) {
-            return;
+            return true; /* out of memory: the run has failed (hal_fail) */
         }
+        e->next = NULL;
+        ni->swq_free = e;
+        return false;
     }
-    hal_cycles(ni->h, ni->cfg.queue_insert_cycles);
+    ni->swq_free = e->next;
     e->next = NULL;
     e->dest = dest;
     e->hdr_bytes = hdr_bytes;
@@ -227,6 +233,8 @@ static void enqueue(fw_ni_t *ni, uint32_t dest, const void *hdr, uint32_t hdr_by
     if (ni->swq_depth > ni->stats.queue_peak) {
         ni->stats.queue_peak = ni->swq_depth;
     }
+    hal_cycles(ni->h, ni->cfg.queue_insert_cycles);
+    return true;
 }
 
 /* With ni->busy set: pushes queued sends while the NI has room, then arms the
@@ -276,17 +284,20 @@ void fw_ni_send(fw_ni_t *ni, unsigned dest, const void *hdr, uint32_t hdr_bytes,
         return;
     }
     ni->stats.sends++;
-    /* Keep call order: behind queued sends, or behind a sender we interrupted. */
-    if (ni->busy || ni->swq_head != NULL) {
-        enqueue(ni, dest, hdr, hdr_bytes, body_addr, body_bytes, flags, cookie);
-        return;
+    /* Keep call order: behind queued sends, or behind a sender we interrupted
+     * (which drains the queue before it lets go of the registers). */
+    while (ni->busy || ni->swq_head != NULL) {
+        if (enqueue(ni, dest, hdr, hdr_bytes, body_addr, body_bytes, flags, cookie)) {
+            return;
+        }
     }
     ni->busy = true;
     if (have_credit(ni)) {
         memcpy(ni->tx_hdr, hdr, hdr_bytes);
         push(ni, dest, ni->tx_hdr_addr, hdr_bytes, body_addr, body_bytes, flags, cookie);
     } else {
-        enqueue(ni, dest, hdr, hdr_bytes, body_addr, body_bytes, flags, cookie);
+        while (!enqueue(ni, dest, hdr, hdr_bytes, body_addr, body_bytes, flags, cookie)) {
+        }
     }
     /* Sends that interrupt handlers queued while we held the registers. */
     if (ni->swq_head != NULL) {

@@ -1086,6 +1086,9 @@ uint64_t hal_now_cycles(hal_t *h) {
 }
 void hal_cycles(hal_t *h, uint32_t n) {
     M(h).charge(N(h), "fw", n);
+    if (M(h).opts.sync_on_cycles) {
+        M(h).sync(N(h));
+    }
 }
 
 void hal_sleep_cycles(hal_t *h, uint64_t cycles) {

@@ -46,6 +46,7 @@ struct FakeOptions {
     uint32_t bytes_per_cycle = 4;   // injection rate of the sending NI (frame+header+body)
     uint64_t body_delay_cycles = 0; // body arrives this long after the HEADER record
     bool irq_after_access = false;  // take interrupts after (not before) a register access
+    bool sync_on_cycles = false;    // hal_cycles is a synchronisation point too
     uint64_t corrupt_body_nth = 0;  // flip bit 6 of every byte of the n-th body sent (0: never)
     unsigned max_threads = 64;      // per node
     size_t stack_bytes = 256 * 1024;

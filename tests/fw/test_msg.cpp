@@ -39,9 +39,12 @@ bool same(const uint8_t *p, uint32_t n, uint32_t seed) {
 BOOST_AUTO_TEST_SUITE(fw_messaging)
 
 BOOST_AUTO_TEST_CASE(memput_and_memget_are_byte_exact_for_odd_sizes) {
-    for (bool after : {false, true}) {
+    for (int mode = 0; mode < 3; ++mode) {
+        const bool after = mode == 1;       // interrupts after register accesses
+        const bool cycles_sync = mode == 2; // and at hal_cycles
         FakeOptions o;
         o.irq_after_access = after;
+        o.sync_on_cycles = cycles_sync;
         auto fm = make_machine(o);
         std::vector<NodeEnv> envs;
         std::vector<int> bad;
@@ -216,10 +219,13 @@ BOOST_AUTO_TEST_CASE(outside_the_base_is_an_error_status_not_corruption) {
 // sends wait in the software queue, handlers send acknowledgements in between,
 // and everything arrives intact and in order.
 BOOST_AUTO_TEST_CASE(software_send_queue_under_a_full_ni_queue) {
-    for (bool after : {false, true}) {
+    for (int mode = 0; mode < 3; ++mode) {
+        const bool after = mode == 1;       // interrupts after register accesses
+        const bool cycles_sync = mode == 2; // and at hal_cycles
         FakeOptions o;
         o.tx_queue_depth = 1;
         o.irq_after_access = after;
+        o.sync_on_cycles = cycles_sync;
         auto fm = make_machine(o);
         std::vector<NodeEnv> envs;
         std::vector<std::string> errors;

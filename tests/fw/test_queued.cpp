@@ -117,12 +117,15 @@ BOOST_AUTO_TEST_CASE(pieces_straddling_the_batch_limit_are_split) {
 // offsets of its own slice there; the last write of each byte must win, and queued
 // Memgets of random ranges must read back exactly that.
 BOOST_AUTO_TEST_CASE(many_peers_random_pieces_in_order_and_read_back) {
-    for (bool after : {false, true}) {
+    for (int mode = 0; mode < 3; ++mode) {
+        const bool after = mode == 1;       // interrupts after register accesses
+        const bool cycles_sync = mode == 2; // and at hal_cycles
         FakeOptions o;
         o.cp_count = 5;
         o.iop_count = 4;
         o.tx_queue_depth = 2;
         o.irq_after_access = after;
+        o.sync_on_cycles = cycles_sync;
         auto fm = make_machine(o);
         fm->set_int("fs.block_bytes", 1024);
         const unsigned nodes = 9;
