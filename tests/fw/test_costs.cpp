@@ -183,4 +183,42 @@ BOOST_AUTO_TEST_CASE(queued_batch_costs_per_piece_and_per_word) {
     BOOST_TEST(handler == 91u + 40u + 10 * (piece + 2 * copy));
 }
 
+// One barrier over 32 nodes, per node: entering (a step, the round-0 send, the
+// wait and the wakeup) in the thread, and per received message a state-machine
+// step, the record and its pop, the next round's send (7 TX writes) when the
+// episode goes on, and at completion one semaphore post. Messages that arrive
+// together share one interrupt entry/exit: 30 cycles per interrupt, 1 to 5 of them.
+BOOST_AUTO_TEST_CASE(barrier_over_32_nodes_costs_per_node) {
+    FakeOptions o;
+    o.cp_count = 16;
+    o.iop_count = 16;
+    o.tx_queue_depth = 64;
+    auto fm = make_machine(o);
+    std::vector<NodeEnv> envs;
+    std::vector<uint64_t> thread(32), irq(32), irqs(32);
+    FakeMachine *m = fm.get();
+    spawn_all(*fm, envs, [&, m](unsigned node, NodeEnv &e) {
+        hal_sleep_cycles(e.h, 100000);
+        uint64_t t0 = m->charged(node, "test"), i0 = m->charged(node, "irq");
+        uint64_t n0 = m->interrupts(node, 0);
+        fw_msg_barrier_wait(e.m, e.all);
+        thread[node] = m->charged(node, "test") - t0;
+        irq[node] = m->charged(node, "irq") - i0;
+        irqs[node] = m->interrupts(node, 0) - n0;
+        hal_sleep_cycles(e.h, 100000); // let the last messages land before anyone measures
+    });
+    BOOST_TEST_REQUIRE(fm->run(), fm->failure());
+    const uint64_t step = fw_param("cost.msg_barrier_step_cycles");
+    const uint64_t rx = fw_param("cost.msg_rx_record_cycles");
+    for (unsigned n = 0; n < 32; ++n) {
+        BOOST_TEST_CONTEXT("node " << n) {
+            // sem_wait 5 + thread_wakeup 15 (no other thread ran: no context switch)
+            BOOST_TEST(thread[n] == step + 14 + 5 + 15);
+            BOOST_TEST(irqs[n] >= 1u);
+            BOOST_TEST(irqs[n] <= 5u);
+            BOOST_TEST(irq[n] == 30 * irqs[n] + 5 * (step + rx + 2) + 4 * 14 + 5);
+        }
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()
