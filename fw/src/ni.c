@@ -274,15 +274,19 @@ static void finish_deferred(fw_ni_t *ni) {
 void fw_ni_send(fw_ni_t *ni, unsigned dest, const void *hdr, uint32_t hdr_bytes, const void *body,
                 uint32_t body_bytes, bool notify, uint32_t cookie) {
     hal_t *h = ni->h;
-    uint32_t body_addr = body_bytes > 0 ? hal_mem_addr(h, body) : 0;
     uint32_t flags = notify ? HW_NI_TX_NOTIFY : 0;
-    if (hdr_bytes > HW_NI_HDR_MAX_BYTES || hdr_bytes % 4 != 0) {
+    if (hdr_bytes > HW_NI_HDR_MAX_BYTES || hdr_bytes % 4 != 0 ||
+        body_bytes > HW_NI_MAX_BODY_BYTES || hdr_bytes + body_bytes == 0) {
         char msg[160];
-        snprintf(msg, sizeof msg, "node %u: NI driver: %u-byte software header to node %u",
-                 hal_node_id(h), hdr_bytes, dest);
+        snprintf(msg, sizeof msg,
+                 "node %u: NI driver: message to node %u with a %u-byte header and a %u-byte "
+                 "body (limits %u and %u)",
+                 hal_node_id(h), dest, hdr_bytes, body_bytes, HW_NI_HDR_MAX_BYTES,
+                 HW_NI_MAX_BODY_BYTES);
         ni_fail(ni, msg);
         return;
     }
+    uint32_t body_addr = body_bytes > 0 ? hal_mem_addr(h, body) : 0;
     ni->stats.sends++;
     /* Keep call order: behind queued sends, or behind a sender we interrupted
      * (which drains the queue before it lets go of the registers). */
