@@ -251,7 +251,7 @@ static void phase_sweep(commtest_t *c) {
         }
         for (uint32_t s = 0; s < c->sweep_n; ++s) {
             uint32_t w = c->sweep_words[s];
-            uint64_t put = 0, get = 0;
+            uint64_t put = 0, get = 0, put_min = UINT64_MAX, get_min = UINT64_MAX;
             for (uint32_t it = 0; it < c->sweep_iters; ++it) {
                 for (uint32_t k = 0; k < 4 * w; ++k) {
                     src[k] = sweep_byte(w, it, k);
@@ -265,16 +265,21 @@ static void phase_sweep(commtest_t *c) {
                 uint64_t t3 = hal_now_cycles(h);
                 put += t1 - t0;
                 get += t3 - t2;
+                put_min = t1 - t0 < put_min ? t1 - t0 : put_min;
+                get_min = t3 - t2 < get_min ? t3 - t2 : get_min;
                 if (st != FW_MSG_OK || memcmp(src, dst, 4 * w) != 0) {
                     c->errors++;
                 }
             }
             ct_export(c, "memput.%uw.cycles", w, 0, put / c->sweep_iters);
             ct_export(c, "memget.%uw.cycles", w, 0, get / c->sweep_iters);
+            ct_export(c, "memput.%uw.min_cycles", w, 0, put_min);
+            ct_export(c, "memget.%uw.min_cycles", w, 0, get_min);
         }
         hal_mem_free(h, dst);
         hal_mem_free(h, src);
     }
+    fw_msg_barrier_wait(c->m, c->all); /* the echo must not disturb the sweep's timing */
     if (c->self == target && c->echo_words > 0) {
         uint32_t bytes = 4 * c->echo_words;
         uint8_t *body = (uint8_t *)ct_alloc(c, bytes, "the echo body");
