@@ -1094,6 +1094,9 @@ void hal_cycles(hal_t *h, uint32_t n) {
 void hal_sleep_cycles(hal_t *h, uint64_t cycles) {
     Node &n = N(h);
     auto &m = M(h);
+    if (n.current == nullptr || n.in_irq) {
+        m.fail(n, "hal_sleep_cycles outside a thread");
+    }
     starfish::fwtest::Thread *t = n.current;
     t->state = starfish::fwtest::ThreadState::Blocked;
     Node *np = &n;
@@ -1119,12 +1122,18 @@ int hal_thread_spawn(hal_t *h, hal_thread_fn fn, void *arg, const char *name) {
 }
 
 void hal_thread_exit(hal_t *h) {
+    if (N(h).current == nullptr || N(h).in_irq) {
+        M(h).fail(N(h), "hal_thread_exit outside a thread");
+    }
     M(h).thread_exit(N(h));
 }
 
 void hal_yield(hal_t *h) {
     Node &n = N(h);
     auto &m = M(h);
+    if (n.current == nullptr || n.in_irq) {
+        m.fail(n, "hal_yield outside a thread");
+    }
     m.charge(n, "yield", m.costs.yield);
     m.sync(n);
     n.current->state = starfish::fwtest::ThreadState::Ready;
