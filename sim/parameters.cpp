@@ -1,6 +1,7 @@
 #include "sim/parameters.h"
 
 #include "hw/platform/fs_params.h"
+#include "hw/platform/fw_params.h"
 #include "hw/platform/machine_params.h"
 #include "hw/platform/node.h"
 #include "sim/workload_params.h"
@@ -22,6 +23,7 @@ config::Registry build_registry() {
     tlm_models::declare_disk_params(reg);
     tlm_models::declare_scsi_bus_params(reg);
     tlm_models::declare_scsi_adapter_params(reg);
+    platform::declare_fw_params(reg);
     return reg;
 }
 } // namespace

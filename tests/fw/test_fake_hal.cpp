@@ -1,0 +1,172 @@
+// The fake HAL itself: one activity at a time with per-activity charges, semaphore
+// wakeups, time order between nodes, and the fake NI's checks of bad programming
+// (the run fails naming node and register).
+#include "hw/ni_regs.h"
+#include "hw/node_map.h"
+#include "tests/fw/fake_hal.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+#include <vector>
+
+using namespace starfish::fwtest;
+
+namespace {
+
+void w(hal_t *h, uint32_t reg, uint32_t v) {
+    hal_reg_write(h, HW_NI_BASE + reg, v);
+}
+
+// Programs a valid ring and enables node's NI.
+void enable(hal_t *h) {
+    void *ring = hal_mem_alloc(h, 4 * HW_NI_RX_RECORD_BYTES, HW_NI_RX_RECORD_BYTES);
+    w(h, HW_NI_REG_RX_RING_BASE, hal_mem_addr(h, ring));
+    w(h, HW_NI_REG_RX_RING_SLOTS, 4);
+    w(h, HW_NI_REG_CTRL, HW_NI_CTRL_ENABLE);
+}
+
+std::string fail_with(const std::function<void(hal_t *)> &body) {
+    FakeOptions o;
+    o.tx_queue_depth = 1;
+    FakeMachine fm(o);
+    fm.spawn(0, body, "t");
+    BOOST_TEST(!fm.run());
+    return fm.failure();
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(fake_hal)
+
+BOOST_AUTO_TEST_CASE(threads_semaphores_and_charges) {
+    FakeMachine fm;
+    std::vector<std::string> order;
+    hal_sem_t *sem = nullptr;
+    fm.spawn(
+        0,
+        [&](hal_t *h) {
+            sem = static_cast<hal_sem_t *>(hal_mem_alloc(h, sizeof(hal_sem_t), 8));
+            hal_sem_init(h, sem, 0);
+            hal_cycles(h, 100);
+            order.push_back("a waits");
+            hal_sem_wait(h, sem);
+            order.push_back("a woken");
+        },
+        "a");
+    fm.spawn(
+        0,
+        [&](hal_t *h) {
+            order.push_back("b posts");
+            hal_cycles(h, 7);
+            hal_sem_post(h, sem);
+            order.push_back("b done");
+        },
+        "b");
+    BOOST_TEST_REQUIRE(fm.run(), fm.failure());
+    BOOST_TEST(fm.spawned_threads_finished());
+    BOOST_TEST(order == (std::vector<std::string>{"a waits", "b posts", "b done", "a woken"}),
+               boost::test_tools::per_element());
+    BOOST_TEST(fm.charged(0, "a", "fw") == 100u);
+    BOOST_TEST(fm.charged(0, "a", "mem_alloc") == 40u);
+    BOOST_TEST(fm.charged(0, "a", "sem_wait") == 5u);
+    BOOST_TEST(fm.charged(0, "a", "thread_wakeup") == 15u);
+    BOOST_TEST(fm.charged(0, "b", "sem_post") == 5u);
+    // A switch is charged whenever the CPU starts a thread other than the last one
+    // it ran: a (first dispatch), b, a again.
+    BOOST_TEST(fm.charged(0, "a", "context_switch") == 60u);
+    BOOST_TEST(fm.charged(0, "b", "context_switch") == 30u);
+    BOOST_TEST(fm.charged(0, "", "thread_exit") == 40u);
+    // One CPU: the node's time is the sum of everything charged on it.
+    BOOST_TEST(fm.now(0) == fm.charged(0));
+}
+
+BOOST_AUTO_TEST_CASE(a_message_arrives_after_its_latency) {
+    FakeOptions o;
+    o.latency_cycles = 1000;
+    FakeMachine fm(o);
+    uint64_t seen = 0, sent = 0;
+    fm.spawn(
+        1,
+        [&](hal_t *h) {
+            enable(h);
+            w(h, HW_NI_REG_CTRL, HW_NI_CTRL_ENABLE | HW_NI_CTRL_RX_IRQ);
+            hal_irq_register(
+                h, HW_IRQ_NI_RX,
+                [](hal_t *hh, void *arg) {
+                    *static_cast<uint64_t *>(arg) = hal_now_cycles(hh);
+                    w(hh, HW_NI_REG_RX_POP, 1);
+                },
+                &seen);
+        },
+        "rx");
+    fm.spawn(
+        0,
+        [&](hal_t *h) {
+            enable(h);
+            auto *hdr = static_cast<uint32_t *>(hal_mem_alloc(h, 16, 8));
+            w(h, HW_NI_REG_TX_DEST, 1);
+            w(h, HW_NI_REG_TX_HDR_ADDR, hal_mem_addr(h, hdr));
+            w(h, HW_NI_REG_TX_HDR_BYTES, 16);
+            w(h, HW_NI_REG_TX_BODY_BYTES, 0);
+            sent = hal_now_cycles(h);
+            w(h, HW_NI_REG_TX_PUSH, 0);
+        },
+        "tx");
+    BOOST_TEST_REQUIRE(fm.run(), fm.failure());
+    // 16 frame + 16 header bytes at 4 B/cycle, then the latency; the handler's
+    // entry (20) and the pop's register write come before it reads the time.
+    BOOST_TEST(seen >= sent + 2 + 8 + 1000);
+    BOOST_TEST(seen <= sent + 2 + 8 + 1000 + 20 + 2);
+}
+
+BOOST_AUTO_TEST_CASE(bad_ni_programming_names_node_and_register) {
+    std::string f = fail_with([](hal_t *h) {
+        enable(h);
+        w(h, HW_NI_REG_TX_DEST, 1);
+        w(h, HW_NI_REG_TX_HDR_BYTES, 0);
+        w(h, HW_NI_REG_TX_BODY_BYTES, 0);
+        w(h, HW_NI_REG_TX_PUSH, 0); // empty message
+    });
+    BOOST_TEST(f.find("node 0") != std::string::npos, f);
+    BOOST_TEST(f.find("TX_PUSH") != std::string::npos, f);
+
+    f = fail_with([](hal_t *h) {
+        enable(h);
+        w(h, HW_NI_REG_TX_DEST, 1);
+        w(h, HW_NI_REG_TX_HDR_BYTES, 4);
+        w(h, HW_NI_REG_TX_BODY_ADDR, 0xfffff000u);
+        w(h, HW_NI_REG_TX_BODY_BYTES, 64);
+        w(h, HW_NI_REG_TX_PUSH, 0);
+    });
+    BOOST_TEST(f.find("outside node memory") != std::string::npos, f);
+
+    f = fail_with([](hal_t *h) {
+        enable(h);
+        w(h, HW_NI_REG_TX_DEST, 1);
+        w(h, HW_NI_REG_TX_HDR_BYTES, 4);
+        w(h, HW_NI_REG_TX_PUSH, 0);
+        w(h, HW_NI_REG_TX_PUSH, 0); // depth 1: the queue is full
+    });
+    BOOST_TEST(f.find("TX_PUSH: push while TX_FREE is 0") != std::string::npos, f);
+
+    f = fail_with([](hal_t *h) {
+        enable(h);
+        w(h, HW_NI_REG_RX_RING_SLOTS, 8); // while enabled
+    });
+    BOOST_TEST(f.find("RX_RING_SLOTS") != std::string::npos, f);
+
+    f = fail_with([](hal_t *h) {
+        enable(h);
+        w(h, HW_NI_REG_RX_CMD, HW_NI_RX_CMD(HW_NI_RX_ACCEPT, 77));
+    });
+    BOOST_TEST(f.find("RX_CMD: handle 77") != std::string::npos, f);
+
+    f = fail_with([](hal_t *h) { w(h, HW_NI_REG_RX_POP, 1); });
+    BOOST_TEST(f.find("RX_POP") != std::string::npos, f);
+
+    f = fail_with([](hal_t *h) { (void)hal_config_int(h, "no.such_key"); });
+    BOOST_TEST(f.find("no.such_key") != std::string::npos, f);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
