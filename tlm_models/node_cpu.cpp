@@ -106,6 +106,16 @@ struct NodeCpu::Thread {
     bool finished = false;
 };
 
+std::vector<std::string> NodeCpu::live_thread_names() const {
+    std::vector<std::string> names;
+    for (const auto &[id, t] : threads_) {
+        if (!t->finished) {
+            names.push_back(activities_[t->activity].name);
+        }
+    }
+    return names;
+}
+
 NodeCpu::NodeCpu(sc_core::sc_module_name name, const NodeCpuParams &params, int node_id)
     : sc_core::sc_module(name), irq("irq", HW_IRQ_LINES), params_(params), node_id_(node_id),
       handlers_(HW_IRQ_LINES) {
@@ -442,6 +452,11 @@ void NodeCpu::sem_wait(uint32_t handle, uint32_t &count) {
         return;
     }
     sync();
+    // A handler served during the synchronisation may have posted.
+    if (count > 0) {
+        --count;
+        return;
+    }
     Thread *self = running_;
     sem_waiters_[handle].push_back(self);
     release();

@@ -146,6 +146,9 @@ public:
     // Closed intervals in time order (the running one is not included).
     const std::vector<ActivityInterval> &trace() const { return trace_; }
     size_t live_threads() const { return live_threads_; }
+    // Names of the threads that have not ended (for reports on runs that stopped
+    // with work left: a thread that waits forever shows here).
+    std::vector<std::string> live_thread_names() const;
 
 private:
     struct Thread;

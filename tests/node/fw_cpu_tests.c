@@ -210,6 +210,15 @@ void fwt_sem_main(hal_t *h) {
     hal_sem_wait(h, &s.done);
     hal_export(h, "irq_raised_at", raised_at);
     hal_export(h, "irq_wake", s.irq_wake);
+
+    /* A post from a handler that runs while the waiting thread synchronises its
+     * pending cycles (inside hal_sem_wait itself) must not be lost: the timer fires
+     * in the middle of the 1000 charged cycles. */
+    timer_write(h, FWT_TIMER_FIRE_IN, 200);
+    hal_cycles(h, 1000);
+    hal_sem_wait(h, &s.irq_sem);
+    hal_export(h, "post_during_sync_count", s.irq_sem.count);
+    hal_export(h, "post_during_sync_ok", 1);
 }
 
 /* ---- yield ------------------------------------------------------------------------ */

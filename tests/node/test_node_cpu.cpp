@@ -201,6 +201,10 @@ BOOST_AUTO_TEST_CASE(semaphores_wake_fifo_count_and_accept_posts_from_handlers) 
                    cost("cost.reg_write_cycles") + cost("cost.sem_post_cycles") +
                    cost("cost.thread_wakeup_cycles") + cost("cost.irq_exit_cycles") +
                    cost("cost.context_switch_cycles"));
+    // The wait that synchronised over the handler's post took that post (a lost
+    // wakeup would leave the run without the export).
+    BOOST_TEST(exported(r, "post_during_sync_ok") == 1u);
+    BOOST_TEST(exported(r, "post_during_sync_count") == 0u);
 }
 
 BOOST_AUTO_TEST_CASE(yield_alternates_ready_threads) {
