@@ -53,6 +53,7 @@ struct DiskParams {
     bool readahead = true;
     bool readahead_stop_on_any_command = false; // disk.readahead_stop = command
     bool immediate_report = true;               // disk.write_report = immediate
+    uint64_t write_behind_bytes = 0;            // disk.write_behind_kb
     uint32_t read_fence_bytes = 0;
     uint32_t write_fence_bytes = 0;
 
@@ -245,6 +246,7 @@ private:
         uint32_t pinned_end = 0; // [lba, pinned_end) was in the cache when the command came
         uint64_t overhead_end = 0;
         uint64_t ready_at = 0; // when to ask for the bus
+        uint32_t write_jobs = 0; // media-write jobs this WRITE has queued (one per burst)
         CmdState state = CmdState::None;
     };
     enum class Connection { None, Status, DataIn, DataOut, Message, ReadCapacity };
@@ -258,6 +260,9 @@ private:
     void wake_at(uint64_t t);
     void advance(uint64_t now);
     void after_overhead(uint64_t now);
+    // Immediate report: when the unwritten data of writes queued before the current
+    // command's own_jobs is at most disk.write_behind_kb.
+    uint64_t earlier_writes_room_at(uint32_t own_jobs, uint64_t now) const;
     void schedule_next_burst(uint64_t now);
 
     ScsiBusStep reject(uint8_t asc, uint32_t info);

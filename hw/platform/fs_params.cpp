@@ -31,6 +31,17 @@ void declare_fs_params(config::Registry &reg) {
                 "firmware SCSI driver: completion handling per command in the interrupt "
                 "handler (besides interrupt entry/exit and the DONE register read)",
                 "estimate: as cost.scsi_submit_cycles");
+    reg.add_int("cost.ddio_plan_block_cycles", 20, "cycles", {0, 1000000},
+                "DDIO IOP: per block of the request's plan (list entry and its share of the "
+                "presort)",
+                "estimate: calibrated on the contiguous DDIO table (docs/calibration.md)");
+    reg.add_int("cost.ddio_block_cycles", 100, "cycles", {0, 1000000},
+                "DDIO IOP buffer thread: per block moved (claim, bookkeeping)",
+                "estimate: calibrated on the contiguous DDIO table (docs/calibration.md)");
+    reg.add_int("cost.ddio_piece_cycles", 40, "cycles", {0, 1000000},
+                "DDIO IOP buffer thread: per piece (a run of a block for one CP): computing "
+                "its CP and offset from the pattern",
+                "estimate: calibrated on the contiguous DDIO table (docs/calibration.md)");
     reg.add_int("ddio.stagger", 0, "", {0, 1},
                 "1 = each IOP rotates its block list by a different amount so the CPs are not "
                 "all served in the same order (SPEC.md §12, never measured in the paper)",

@@ -84,6 +84,21 @@ std::string Machine::failure() const {
     return "";
 }
 
+std::string Machine::live_threads_report() const {
+    std::string out;
+    for (const auto &n : nodes_) {
+        auto names = n->cpu().live_thread_names();
+        if (names.empty()) {
+            continue;
+        }
+        out += (out.empty() ? "" : "; ") + std::string(n->basename()) + ":";
+        for (size_t i = 0; i < names.size(); ++i) {
+            out += (i ? ", " : " ") + names[i];
+        }
+    }
+    return out.empty() ? "no live threads" : out;
+}
+
 double Machine::sim_seconds() const { return sc_core::sc_time_stamp().to_seconds(); }
 
 unsigned long long Machine::events() const {

@@ -59,6 +59,9 @@ public:
 
     // First failure of any node (device errors, hal_fail), or "".
     std::string failure() const;
+    // Threads still alive per node ("cp0: main, msg-server; iop3: ddio-buffer"), for
+    // reports on runs that ran out of activity with work left.
+    std::string live_threads_report() const;
     // Simulated seconds so far.
     double sim_seconds() const;
     // Events simulated: network packets, disk commands, interrupts and thread

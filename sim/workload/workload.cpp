@@ -1,11 +1,16 @@
 #include "sim/workload/workload.h"
 
+#include "sim/workload/transfer_trial.h"
+
 #include <stdexcept>
 #include <thread>
 
 namespace starfish::sim {
 
 const WorkloadKind &workload_kind(const std::string &name) {
+    if (name == "transfer") {
+        return transfer_workload();
+    }
     throw std::runtime_error("workload.kind '" + name + "' is not built into this starfish");
 }
 

@@ -98,7 +98,10 @@ BOOST_AUTO_TEST_CASE(immediate_report_completes_after_bus_time_and_overhead) {
 BOOST_AUTO_TEST_CASE(media_writes_follow_in_order_and_the_cache_fills) {
     json r = sim::run_isolated([] {
         json out;
-        run_rig(default_config(), 1, [&](DiskRig &rig) {
+        config::Config cfg = default_config();
+        // The whole cache may hold reported writes (the default holds none).
+        cfg.set("disk.write_behind_kb", 128, "test");
+        run_rig(cfg, 1, [&](DiskRig &rig) {
             Hp97560Disk &d = *rig.disks[0];
             d.set_media_log(true);
             // 24 scattered 8 KB writes (192 KB, more than the 128 KB cache).
@@ -169,6 +172,43 @@ BOOST_AUTO_TEST_CASE(media_writes_follow_in_order_and_the_cache_fills) {
     BOOST_TEST(r["sync_time"].get<uint64_t>() >= log[23]["end"].get<uint64_t>());
     BOOST_TEST(r["pending_after_sync"] == 0);
     BOOST_TEST(r["all_read_back"] == true);
+}
+
+BOOST_AUTO_TEST_CASE(by_default_a_write_is_reported_once_earlier_writes_are_on_the_media) {
+    json r = sim::run_isolated([] {
+        json out;
+        run_rig(default_config(), 1, [&](DiskRig &rig) {
+            Hp97560Disk &d = *rig.disks[0];
+            d.set_media_log(true);
+            json responses = json::array(), completions = json::array();
+            // Three scattered writes submitted back to back (one queued behind another).
+            for (uint32_t i = 0; i < 3; ++i) {
+                uint32_t buf = DiskRig::kBufferBase + i * 8192;
+                fill(rig, buf, 8192, 40 + i);
+                uint64_t t0 = rig.now();
+                auto c = rig.run(0, HW_SCSI_OP_WRITE10, 0, 100000u + i * 300000u, 16, buf);
+                responses.push_back(c.time_ps - t0);
+                completions.push_back(c.time_ps);
+            }
+            out["responses"] = responses;
+            out["completions"] = completions;
+            out["log"] = media_log_json(d);
+        });
+        return out;
+    });
+    const json &log = r["log"];
+    BOOST_REQUIRE(log.size() == 3u);
+    // The first write finds nothing unwritten: bus time + overhead.
+    BOOST_TEST(r["responses"][0].get<uint64_t>() == 3012250000ull);
+    // Each later write is reported exactly when the write before it reaches the
+    // media (plus the status phase), never earlier.
+    for (int i = 1; i < 3; ++i) {
+        uint64_t prev_end = log[i - 1]["end"].get<uint64_t>();
+        uint64_t done = r["completions"][i].get<uint64_t>();
+        BOOST_TEST(done > prev_end, "write " << i);
+        BOOST_TEST(done - prev_end < 20000000ull, "write " << i); // within 20 us (reselection)
+        BOOST_TEST(log[i]["end"].get<uint64_t>() > done); // its own data is still in the cache
+    }
 }
 
 BOOST_AUTO_TEST_CASE(write_through_reports_after_the_media_write) {

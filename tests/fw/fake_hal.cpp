@@ -51,7 +51,6 @@ struct Thread {
     std::function<void(hal_t *)> test_fn;
     bool spawned_by_test = false;
     ThreadState state = ThreadState::Ready;
-    bool woken = false;
     ucontext_t ctx{};
     std::unique_ptr<char[]> stack;
 };
@@ -319,10 +318,6 @@ struct FakeMachine::Impl {
                 t->state = ThreadState::Running;
                 if (n.last_ran != t) {
                     charge(n, "context_switch", costs.context_switch);
-                }
-                if (t->woken) {
-                    t->woken = false;
-                    charge(n, "thread_wakeup", costs.thread_wakeup);
                 }
                 n.last_ran = t;
                 n.running_ctx = &t->ctx;
@@ -1074,6 +1069,9 @@ unsigned hal_iop_count(hal_t *h) {
 unsigned hal_disks_per_iop(hal_t *h) {
     return M(h).opts.disks_per_iop;
 }
+unsigned hal_trial(hal_t *h) {
+    return M(h).opts.trial;
+}
 unsigned hal_cp_node(hal_t *, unsigned k) {
     return k;
 }
@@ -1177,7 +1175,8 @@ void hal_sem_post(hal_t *h, hal_sem_t *s) {
     starfish::fwtest::Thread *t = sem.waiters.front();
     sem.waiters.pop_front();
     t->state = starfish::fwtest::ThreadState::Ready;
-    t->woken = true;
+    // As on the node model (tlm_models/node_cpu.cpp): the poster pays the wakeup.
+    m.charge(n, "thread_wakeup", m.costs.thread_wakeup);
     n.ready.push_back(t);
 }
 

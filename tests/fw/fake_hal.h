@@ -40,6 +40,7 @@ struct FakeOptions {
     unsigned cp_count = 2;
     unsigned iop_count = 2;
     unsigned disks_per_iop = 1;
+    unsigned trial = 0; // hal_trial
     uint32_t memory_bytes = 4u << 20;
     uint32_t tx_queue_depth = 4;    // NI send-queue slots
     uint64_t latency_cycles = 40;   // message leaves the sender -> HEADER record at the receiver

@@ -17,6 +17,15 @@ extern "C" {
 void fw_commtest_cp_main(hal_t *h);
 void fw_commtest_iop_main(hal_t *h);
 
+/* Collective file transfer (workload.kind = transfer, docs/transfer.md): every CP
+ * allocates its part of the matrix (filled with the file's contents for writes),
+ * registers it as its Memput/Memget base; all nodes meet at an untimed barrier;
+ * then CP 0 times barrier, collective request through fs.kind, barrier, and exports
+ * "transfer.t_start_cycles", "transfer.t_end_cycles" and "transfer.status"; every
+ * CP exports "transfer.buffer_addr" and "transfer.buffer_bytes". */
+void fw_transfer_cp_main(hal_t *h);
+void fw_transfer_iop_main(hal_t *h);
+
 #ifdef __cplusplus
 }
 #endif

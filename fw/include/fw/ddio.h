@@ -1,0 +1,82 @@
+/* Disk-directed I/O (SPEC.md §6; Kotz, TOCS 1997, §3-4): the CPs make one
+ * collective request that reaches every IOP; each IOP builds the list of its file
+ * blocks, optionally sorts it by physical address, and streams the blocks between
+ * its disks and the CP memories with a few one-block buffers per disk, each with
+ * its own thread, using Memput (reads) and Memget (writes), batched per CP for
+ * records smaller than a block. docs/ddio.md.
+ *
+ * CP side: fw_ddio_collective() multicasts the request and waits for every IOP's
+ * completion (the barriers around it are the application's).
+ * IOP side: fw_ddio_iop_init() at boot registers the request service; each request
+ * runs in a server thread that plans, starts ddio.buffers_per_disk buffer threads
+ * per local disk, waits for them and replies.
+ *
+ * Costs charged here (besides the messaging, SCSI and HAL charges): per block of
+ * the plan cost.ddio_plan_block_cycles, per block moved cost.ddio_block_cycles, per
+ * piece (a run of the block for one CP) cost.ddio_piece_cycles.
+ */
+#ifndef STARFISH_FW_DDIO_H
+#define STARFISH_FW_DDIO_H
+
+#include "fw/hal.h"
+#include "fw/layout.h"
+#include "fw/msg.h"
+#include "fw/scsi.h"
+#include "fw/transfer.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define FW_DDIO_REQUEST_TYPE (FW_MSG_TYPE_USER + 1)
+
+/* ---- planning (pure) ------------------------------------------------------------ */
+
+/* The blocks of file disk `file_disk` in the order the IOP moves them: local-block
+ * order, sorted by LBA when presort, then rotated left by `rotate` places (staggered
+ * DDIO). out needs fw_layout_disk_block_count(l, file_disk) entries; table is the
+ * disk's layout table (NULL for contiguous). */
+void fw_ddio_block_list(const fw_layout_t *l, uint32_t file_disk, const uint32_t *table,
+                        bool presort, uint64_t rotate, fw_disk_block_t *out);
+
+/* Staggered DDIO: IOP k of n starts its list of `len` blocks k/n of the way in. */
+static inline uint64_t fw_ddio_stagger_rotation(uint32_t iop, uint32_t iop_count, uint64_t len) {
+    return iop_count == 0 ? 0 : (uint64_t)iop * len / iop_count;
+}
+
+/* ddio.queued: "on", "off", or "auto" = batch when records are smaller than a block. */
+bool fw_ddio_use_queued(const char *mode, uint64_t record_bytes, uint32_t block_bytes);
+
+/* ---- CP side ---------------------------------------------------------------------- */
+
+/* thread: sends the collective request to every IOP and waits until each has
+ * reported completion. Returns FW_MSG_OK or the first IOP's error status. */
+int fw_ddio_collective(fw_msg_t *m, const fw_transfer_req_t *req);
+
+/* ---- IOP side -------------------------------------------------------------------- */
+
+typedef struct fw_ddio_iop fw_ddio_iop_t;
+
+typedef struct fw_ddio_stats {
+    uint64_t requests;
+    uint64_t blocks;
+    uint64_t pieces;
+    uint64_t prefetches;
+    uint64_t bytes;
+} fw_ddio_stats_t;
+
+/* thread (boot): reads fs.*, ddio.* and the file's layout from the configuration,
+ * builds the layout tables of the local disks (file metadata, not timed: it is
+ * known before any request), and registers the request service. Fails the run
+ * (hal_fail) on a configuration the IOP cannot serve. */
+fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi);
+const fw_ddio_stats_t *fw_ddio_iop_stats(const fw_ddio_iop_t *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* STARFISH_FW_DDIO_H */

@@ -1,0 +1,109 @@
+/* The transfer application (workload.kind = transfer, SPEC.md §9): every CP holds its
+ * part of a matrix in a buffer and all CPs read or write the file collectively
+ * through the configured file system (fs.kind). Throughput is measured on CP 0 from
+ * the end of the first barrier to the end of the last one, after every IOP has
+ * reported its I/O complete. */
+#include "fw/apps.h"
+#include "fw/ddio.h"
+#include "fw/msg.h"
+#include "fw/scsi.h"
+#include "fw/transfer.h"
+#include "hw/data_pattern.h"
+
+#include <stdio.h>
+#include <string.h>
+
+enum { BARRIER_ALL_NODES = 1, BARRIER_CPS = 2 };
+
+/* All nodes meet once before timing starts, so every IOP's services exist before a
+ * request can arrive. */
+static void start_barrier(fw_msg_t *m, hal_t *h) {
+    unsigned n = hal_cp_count(h) + hal_iop_count(h);
+    unsigned *nodes = (unsigned *)hal_mem_alloc(h, (uint32_t)(sizeof(unsigned) * n), 8);
+    for (unsigned i = 0; i < n; ++i) {
+        nodes[i] = i;
+    }
+    fw_msg_barrier_wait(m, fw_msg_barrier_create(m, BARRIER_ALL_NODES, nodes, n));
+    hal_mem_free(h, nodes);
+}
+
+/* Puts the file's contents for this CP's chunks into its buffer (the application's
+ * data; not timed). */
+static void fill_for_write(hal_t *h, const fw_pattern_t *p, unsigned cp, uint8_t *buf) {
+    uint64_t seed = fw_transfer_data_seed(h);
+    fw_pattern_chunk_iter_t it;
+    fw_pattern_chunk_t c;
+    fw_pattern_chunks_begin(&it, p, cp);
+    while (fw_pattern_chunks_next(&it, &c)) {
+        for (uint64_t i = 0; i < c.length; ++i) {
+            buf[c.cp_offset + i] = hw_file_byte(seed, c.file_offset + i);
+        }
+    }
+}
+
+void fw_transfer_cp_main(hal_t *h) {
+    fw_msg_t *m = fw_msg_init(h);
+    fw_transfer_req_t req;
+    fw_transfer_req_from_config(h, &req);
+    fw_pattern_t p;
+    char msg[200];
+    if (fw_transfer_pattern(&req, &p, msg, sizeof msg) != FW_PATTERN_OK) {
+        hal_fail(h, msg);
+        return;
+    }
+    unsigned cp = hal_role_index(h);
+    uint64_t bytes = fw_pattern_cp_bytes(&p, cp);
+    uint8_t *buf = bytes <= 0xffffffffu
+                       ? (uint8_t *)hal_mem_alloc(h, (uint32_t)(bytes ? bytes : 4), 64)
+                       : NULL;
+    if (!buf) {
+        snprintf(msg, sizeof msg,
+                 "transfer: CP %u's buffer of %llu bytes does not fit in node memory "
+                 "(raise machine.node_memory_kb)",
+                 cp, (unsigned long long)bytes);
+        hal_fail(h, msg);
+        return;
+    }
+    if (p.is_write) {
+        fill_for_write(h, &p, cp, buf);
+    }
+    fw_msg_set_base(m, buf, (uint32_t)bytes);
+    hal_export(h, "transfer.buffer_addr", hal_mem_addr(h, buf));
+    hal_export(h, "transfer.buffer_bytes", bytes);
+
+    unsigned cps = hal_cp_count(h);
+    unsigned *cp_nodes = (unsigned *)hal_mem_alloc(h, (uint32_t)(sizeof(unsigned) * cps), 8);
+    for (unsigned k = 0; k < cps; ++k) {
+        cp_nodes[k] = hal_cp_node(h, k);
+    }
+    fw_msg_barrier_t *barrier = fw_msg_barrier_create(m, BARRIER_CPS, cp_nodes, cps);
+    start_barrier(m, h);
+
+    fw_msg_barrier_wait(m, barrier);
+    uint64_t t_start = hal_now_cycles(h);
+    int status = FW_MSG_OK;
+    if (cp == 0) {
+        status = fw_ddio_collective(m, &req);
+    }
+    fw_msg_barrier_wait(m, barrier);
+    uint64_t t_end = hal_now_cycles(h);
+    if (cp == 0) {
+        hal_export(h, "transfer.t_start_cycles", t_start);
+        hal_export(h, "transfer.t_end_cycles", t_end);
+        hal_export(h, "transfer.status", (uint64_t)(int64_t)status);
+    }
+}
+
+void fw_transfer_iop_main(hal_t *h) {
+    fw_msg_t *m = fw_msg_init(h);
+    fw_scsi_t *scsi = (fw_scsi_t *)hal_mem_alloc(h, sizeof(fw_scsi_t), 8);
+    if (!scsi || fw_scsi_init(scsi, h, 0) != 0) {
+        hal_fail(h, "transfer: SCSI host adapter 0 unusable");
+        return;
+    }
+    /* fs.kind = ddio is the only file system so far (fs_params.cpp). */
+    if (!fw_ddio_iop_init(m, scsi)) {
+        return;
+    }
+    start_barrier(m, h);
+}

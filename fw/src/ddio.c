@@ -1,0 +1,370 @@
+#include "fw/ddio.h"
+
+#include "hw/data_pattern.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- planning ------------------------------------------------------------------ */
+
+void fw_ddio_block_list(const fw_layout_t *l, uint32_t file_disk, const uint32_t *table,
+                        bool presort, uint64_t rotate, fw_disk_block_t *out) {
+    uint64_t n = fw_layout_disk_block_count(l, file_disk);
+    fw_layout_list_disk(l, file_disk, table, out);
+    if (presort) {
+        fw_layout_sort_by_lba(out, (size_t)n);
+    }
+    if (n == 0 || rotate % n == 0) {
+        return;
+    }
+    rotate %= n;
+    /* Rotate left in place by three reversals. */
+    uint64_t spans[3][2] = {{0, rotate}, {rotate, n}, {0, n}};
+    for (int s = 0; s < 3; ++s) {
+        for (uint64_t i = spans[s][0], j = spans[s][1]; i + 1 < j; ++i, --j) {
+            fw_disk_block_t t = out[i];
+            out[i] = out[j - 1];
+            out[j - 1] = t;
+        }
+    }
+}
+
+bool fw_ddio_use_queued(const char *mode, uint64_t record_bytes, uint32_t block_bytes) {
+    if (strcmp(mode, "on") == 0) {
+        return true;
+    }
+    if (strcmp(mode, "off") == 0) {
+        return false;
+    }
+    return record_bytes < block_bytes;
+}
+
+/* ---- CP side ------------------------------------------------------------------ */
+
+int fw_ddio_collective(fw_msg_t *m, const fw_transfer_req_t *req) {
+    hal_t *h = fw_msg_hal(m);
+    unsigned iops = hal_iop_count(h);
+    /* The request body travels by DMA, so it must be in node memory. */
+    fw_transfer_req_t *body = (fw_transfer_req_t *)hal_mem_alloc(h, sizeof *body, 8);
+    unsigned *nodes = (unsigned *)hal_mem_alloc(h, (uint32_t)(sizeof(unsigned) * iops), 8);
+    fw_reply_t *results = (fw_reply_t *)hal_mem_alloc(h, (uint32_t)(sizeof(fw_reply_t) * iops), 8);
+    fw_group_t *group = (fw_group_t *)hal_mem_alloc(h, sizeof *group, 8);
+    if (!body || !nodes || !results || !group) {
+        hal_fail(h, "DDIO: node memory exhausted on the requesting CP");
+        return FW_MSG_ERANGE;
+    }
+    *body = *req;
+    for (unsigned k = 0; k < iops; ++k) {
+        nodes[k] = hal_iop_node(h, k);
+    }
+    fw_group_init(m, group);
+    fw_msg_multicast(m, nodes, iops, FW_DDIO_REQUEST_TYPE, NULL, body, sizeof *body, results,
+                     group);
+    int status = fw_group_wait(m, group);
+    for (unsigned k = 0; k < iops && status == FW_MSG_OK; ++k) {
+        status = results[k].status;
+    }
+    hal_mem_free(h, group);
+    hal_mem_free(h, results);
+    hal_mem_free(h, nodes);
+    hal_mem_free(h, body);
+    return status;
+}
+
+/* ---- IOP side ------------------------------------------------------------------ */
+
+typedef struct ddio_disk {
+    struct fw_ddio_iop *iop;
+    uint32_t target;      /* SCSI target = local disk index */
+    uint32_t file_disk;   /* index in the file's striping */
+    uint32_t *table;      /* layout table (NULL for contiguous) */
+    uint64_t count;       /* blocks of the file on this disk */
+    fw_disk_block_t *list; /* this request's order */
+    uint64_t next;        /* next unclaimed entry of list */
+    fw_scsi_cmd_t *prefetch;
+    uint32_t reads_in_flight; /* buffers waiting for a READ of this disk */
+    bool prefetch_issued;     /* submitted and not yet waited for */
+    bool prefetch_submitting; /* a buffer thread is (re)issuing it */
+} ddio_disk_t;
+
+typedef struct ddio_buffer {
+    ddio_disk_t *disk;
+    uint8_t *data;
+    fw_scsi_cmd_t *cmd;
+    fw_group_t group;
+} ddio_buffer_t;
+
+struct fw_ddio_iop {
+    fw_msg_t *m;
+    fw_scsi_t *scsi;
+    hal_t *h;
+    fw_layout_t layout;
+    uint32_t block_bytes;
+    uint32_t sectors_per_block;
+    uint32_t disks;
+    ddio_disk_t *disk;
+    /* options */
+    bool presort;
+    bool prefetch;
+    bool stagger;
+    uint32_t buffers_per_disk;
+    char queued_mode[8];
+    uint32_t plan_block_cycles;
+    uint32_t block_cycles;
+    uint32_t piece_cycles;
+    /* the request being served */
+    fw_pattern_t pattern;
+    bool queued;
+    hal_sem_t finished;
+    fw_ddio_stats_t stats;
+};
+
+static void fail_status(hal_t *h, const char *what, uint64_t block, const fw_scsi_cmd_t *cmd) {
+    char msg[160];
+    snprintf(msg, sizeof msg,
+             "DDIO: %s of file block %llu failed: SCSI status 0x%x, sense %x/%02x/%02x", what,
+             (unsigned long long)block, (unsigned)cmd->desc.status, cmd->desc.sense_key,
+             cmd->desc.asc, cmd->desc.ascq);
+    hal_fail(h, msg);
+}
+
+/* Claims the next block of the disk's list; false when none is left. */
+static bool claim(ddio_disk_t *d, fw_disk_block_t *out) {
+    if (d->next >= d->count) {
+        return false;
+    }
+    *out = d->list[d->next++];
+    return true;
+}
+
+/* Moves one block's pieces between the buffer and the CPs (Memput for reads,
+ * Memget for writes) and waits until all of them are done. */
+static void move_pieces(fw_ddio_iop_t *io, ddio_buffer_t *b, uint64_t file_block, uint64_t bytes) {
+    hal_t *h = io->h;
+    uint64_t start = file_block * io->block_bytes;
+    bool write = io->pattern.is_write;
+    fw_pattern_piece_iter_t it;
+    fw_pattern_piece_t piece;
+    fw_pattern_pieces_begin(&it, &io->pattern, start, bytes);
+    while (fw_pattern_pieces_next(&it, &piece)) {
+        hal_cycles(h, io->piece_cycles);
+        ++io->stats.pieces;
+        unsigned node = hal_cp_node(h, piece.cp);
+        uint8_t *at = b->data + (piece.file_offset - start);
+        uint32_t off = (uint32_t)piece.cp_offset;
+        uint32_t len = (uint32_t)piece.length;
+        if (write) {
+            if (io->queued) {
+                fw_qget(io->m, node, off, at, len, &b->group);
+            } else {
+                fw_memget_async(io->m, node, off, at, len, &b->group);
+            }
+        } else if (io->queued) {
+            fw_qput(io->m, node, off, at, len, &b->group);
+        } else {
+            fw_memput_async(io->m, node, off, at, len, &b->group);
+        }
+    }
+    int st = fw_group_wait(io->m, &b->group);
+    if (st != FW_MSG_OK) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "DDIO: moving file block %llu to or from the CPs failed (%d)",
+                 (unsigned long long)file_block, st);
+        hal_fail(h, msg);
+    }
+}
+
+static void buffer_thread(hal_t *h, void *arg) {
+    ddio_buffer_t *b = (ddio_buffer_t *)arg;
+    ddio_disk_t *d = b->disk;
+    fw_ddio_iop_t *io = d->iop;
+    fw_disk_block_t blk;
+    while (claim(d, &blk)) {
+        hal_cycles(h, io->block_cycles);
+        uint64_t file_block = fw_layout_file_block(&io->layout, d->file_disk, blk.local_index);
+        uint64_t bytes = io->pattern.file_bytes - file_block * io->block_bytes;
+        if (bytes > io->block_bytes) {
+            bytes = io->block_bytes;
+        }
+        uint16_t sectors = (uint16_t)((bytes + HW_SECTOR_BYTES - 1) / HW_SECTOR_BYTES);
+        uint32_t addr = hal_mem_addr(h, b->data);
+        if (io->pattern.is_write) {
+            move_pieces(io, b, file_block, bytes);
+            if (fw_scsi_do10(io->scsi, b->cmd, d->target, HW_SCSI_OP_WRITE10, 0, blk.lba, sectors,
+                             addr) != HW_SCSI_STATUS_GOOD) {
+                fail_status(h, "disk write", file_block, b->cmd);
+            }
+        } else {
+            ++d->reads_in_flight;
+            if (fw_scsi_do10(io->scsi, b->cmd, d->target, HW_SCSI_OP_READ10, 0, blk.lba, sectors,
+                             addr) != HW_SCSI_STATUS_GOOD) {
+                fail_status(h, "disk read", file_block, b->cmd);
+            }
+            --d->reads_in_flight;
+            /* No other buffer is reading from the drive, so every buffer is busy with
+             * the CPs and the drive would go idle: start it on the next block now, so
+             * the block is in the drive's cache when a buffer frees up. */
+            if (io->prefetch && d->reads_in_flight == 0 && d->next < d->count &&
+                !d->prefetch->busy && !d->prefetch_submitting) {
+                d->prefetch_submitting = true; /* the other buffer threads keep out */
+                if (d->prefetch_issued) {
+                    fw_scsi_wait(io->scsi, d->prefetch); /* already complete: consume it */
+                }
+                fw_disk_block_t ahead = d->list[d->next];
+                fw_scsi_submit10(io->scsi, d->prefetch, d->target, HW_SCSI_OP_PREFETCH10,
+                                 HW_SCSI_CDB1_IMMED, ahead.lba, (uint16_t)io->sectors_per_block,
+                                 0);
+                d->prefetch_issued = true;
+                d->prefetch_submitting = false;
+                ++io->stats.prefetches;
+            }
+            move_pieces(io, b, file_block, bytes);
+        }
+        ++io->stats.blocks;
+        io->stats.bytes += bytes;
+    }
+    hal_sem_post(h, &io->finished);
+}
+
+/* The collective request: plan, run the buffer threads, wait, reply. */
+static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
+    fw_ddio_iop_t *io = (fw_ddio_iop_t *)arg;
+    hal_t *h = io->h;
+    fw_transfer_req_t tr;
+    char msg[200];
+    if (!req->body || req->body_bytes != sizeof tr) {
+        hal_fail(h, "DDIO: malformed collective request");
+        return;
+    }
+    memcpy(&tr, req->body, sizeof tr);
+    if (fw_transfer_pattern(&tr, &io->pattern, msg, sizeof msg) != FW_PATTERN_OK) {
+        hal_fail(h, msg);
+        return;
+    }
+    if (io->pattern.file_bytes > (uint64_t)io->layout.params.file_blocks * io->block_bytes) {
+        hal_fail(h, "DDIO: the request is larger than the file");
+        return;
+    }
+    ++io->stats.requests;
+    io->queued = fw_ddio_use_queued(io->queued_mode, io->pattern.record_bytes, io->block_bytes);
+    unsigned iop = hal_role_index(h);
+    uint32_t nbuf = io->disks * io->buffers_per_disk;
+    ddio_buffer_t *bufs = (ddio_buffer_t *)hal_mem_alloc(h, (uint32_t)(sizeof *bufs * nbuf), 8);
+    if (!bufs) {
+        hal_fail(h, "DDIO: node memory exhausted (buffer table)");
+        return;
+    }
+    for (uint32_t k = 0; k < io->disks; ++k) {
+        ddio_disk_t *d = &io->disk[k];
+        hal_cycles(h, (uint32_t)(io->plan_block_cycles * d->count));
+        uint64_t rotate = io->stagger ? fw_ddio_stagger_rotation(iop, hal_iop_count(h), d->count) : 0;
+        fw_ddio_block_list(&io->layout, d->file_disk, d->table, io->presort, rotate, d->list);
+        d->next = 0;
+    }
+    hal_sem_init(h, &io->finished, 0);
+    for (uint32_t i = 0; i < nbuf; ++i) {
+        ddio_buffer_t *b = &bufs[i];
+        b->disk = &io->disk[i / io->buffers_per_disk];
+        b->data = (uint8_t *)hal_mem_alloc(h, io->block_bytes, 64);
+        b->cmd = fw_scsi_cmd_alloc(io->scsi);
+        if (!b->data || !b->cmd) {
+            hal_fail(h, "DDIO: node memory exhausted (block buffers)");
+            return;
+        }
+        fw_group_init(m, &b->group);
+    }
+    for (uint32_t i = 0; i < nbuf; ++i) {
+        if (hal_thread_spawn(h, buffer_thread, &bufs[i], "ddio-buffer") != 0) {
+            hal_fail(h, "DDIO: cannot create a buffer thread (machine.node_thread_limit)");
+            return;
+        }
+    }
+    for (uint32_t i = 0; i < nbuf; ++i) {
+        hal_sem_wait(h, &io->finished);
+    }
+    for (uint32_t k = 0; k < io->disks; ++k) {
+        /* The last prefetch must be complete before the request is. */
+        if (io->disk[k].prefetch_issued) {
+            fw_scsi_wait(io->scsi, io->disk[k].prefetch);
+            io->disk[k].prefetch_issued = false;
+        }
+    }
+    for (uint32_t i = 0; i < nbuf; ++i) {
+        hal_mem_free(h, bufs[i].cmd);
+        hal_mem_free(h, bufs[i].data);
+    }
+    hal_mem_free(h, bufs);
+    hal_export(h, "ddio.requests", io->stats.requests);
+    hal_export(h, "ddio.blocks", io->stats.blocks);
+    hal_export(h, "ddio.pieces", io->stats.pieces);
+    hal_export(h, "ddio.prefetches", io->stats.prefetches);
+    hal_export(h, "ddio.bytes", io->stats.bytes);
+    fw_msg_reply(m, req, FW_MSG_OK, NULL, NULL, 0);
+}
+
+fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
+    hal_t *h = fw_msg_hal(m);
+    fw_ddio_iop_t *io = (fw_ddio_iop_t *)hal_mem_alloc(h, sizeof *io, 8);
+    char msg[200];
+    if (!io) {
+        hal_fail(h, "DDIO: node memory exhausted");
+        return NULL;
+    }
+    memset(io, 0, sizeof *io);
+    io->m = m;
+    io->scsi = scsi;
+    io->h = h;
+    if (fw_transfer_layout(h, &io->layout, msg, sizeof msg) != FW_LAYOUT_OK) {
+        hal_fail(h, msg);
+        return NULL;
+    }
+    io->block_bytes = io->layout.params.block_bytes;
+    io->sectors_per_block = io->layout.sectors_per_block;
+    io->presort = hal_config_int(h, "fs.presort") != 0;
+    io->prefetch = hal_config_int(h, "ddio.prefetch") != 0;
+    io->stagger = hal_config_int(h, "ddio.stagger") != 0;
+    io->buffers_per_disk = (uint32_t)hal_config_int(h, "ddio.buffers_per_disk");
+    strncpy(io->queued_mode, hal_config_string(h, "ddio.queued"), sizeof io->queued_mode - 1);
+    io->plan_block_cycles = (uint32_t)hal_config_int(h, "cost.ddio_plan_block_cycles");
+    io->block_cycles = (uint32_t)hal_config_int(h, "cost.ddio_block_cycles");
+    io->piece_cycles = (uint32_t)hal_config_int(h, "cost.ddio_piece_cycles");
+    io->disks = hal_disks_per_iop(h);
+    if (scsi->targets < io->disks) {
+        hal_fail(h, "DDIO: fewer SCSI targets than machine.disks_per_iop");
+        return NULL;
+    }
+    io->disk = (ddio_disk_t *)hal_mem_alloc(h, (uint32_t)(sizeof *io->disk * io->disks), 8);
+    if (!io->disk) {
+        hal_fail(h, "DDIO: node memory exhausted");
+        return NULL;
+    }
+    unsigned iop = hal_role_index(h);
+    for (uint32_t k = 0; k < io->disks; ++k) {
+        ddio_disk_t *d = &io->disk[k];
+        d->iop = io;
+        d->target = k;
+        d->file_disk = fw_file_disk(iop, k, hal_iop_count(h));
+        d->count = fw_layout_disk_block_count(&io->layout, d->file_disk);
+        size_t table_bytes = fw_layout_table_bytes(&io->layout, d->file_disk);
+        d->table = NULL;
+        if (table_bytes) {
+            d->table = (uint32_t *)hal_mem_alloc(h, (uint32_t)table_bytes, 8);
+            if (!d->table) {
+                hal_fail(h, "DDIO: node memory exhausted (layout table)");
+                return NULL;
+            }
+            fw_layout_build_table(&io->layout, d->file_disk, d->table);
+        }
+        d->list = (fw_disk_block_t *)hal_mem_alloc(
+            h, (uint32_t)(sizeof(fw_disk_block_t) * (d->count ? d->count : 1)), 8);
+        d->prefetch = fw_scsi_cmd_alloc(scsi);
+        if (!d->list || !d->prefetch) {
+            hal_fail(h, "DDIO: node memory exhausted (block list)");
+            return NULL;
+        }
+    }
+    fw_msg_register_service(m, FW_DDIO_REQUEST_TYPE, ddio_service, io);
+    return io;
+}
+
+const fw_ddio_stats_t *fw_ddio_iop_stats(const fw_ddio_iop_t *d) { return &d->stats; }

@@ -1,0 +1,256 @@
+// workload.kind = transfer: one collective file transfer per trial on the whole
+// machine, timed from the first barrier to the last (SPEC.md §9) and verified byte
+// for byte (docs/transfer.md).
+
+#include "sim/workload/transfer_trial.h"
+
+#include "fw/apps.h"
+#include "fw/layout.h"
+#include "fw/pattern.h"
+#include "fw/transfer.h"
+#include "hw/platform/machine.h"
+#include "hw/rng.h"
+#include "sim/report/statistics.h"
+#include "sim/workload/transfer_check.h"
+
+#include <sys/resource.h>
+
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace starfish::sim {
+
+using nlohmann::json;
+
+namespace {
+
+double host_cpu_seconds() {
+    rusage ru{};
+    ::getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           1e-6 * static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+uint64_t file_bytes_of(const config::Config &cfg) {
+    return static_cast<uint64_t>(std::llround(cfg.get_real("workload.file_mb") * 1048576.0));
+}
+
+fw_pattern_t pattern_of(const config::Config &cfg) {
+    fw_pattern_t p;
+    char msg[256];
+    if (fw_pattern_init(&p, cfg.get_string("workload.pattern").c_str(),
+                        static_cast<uint64_t>(cfg.get_int("workload.record_bytes")),
+                        file_bytes_of(cfg), static_cast<uint32_t>(cfg.get_int("machine.cp_count")),
+                        static_cast<uint64_t>(cfg.get_int("workload.cols")), msg,
+                        sizeof msg) != FW_PATTERN_OK) {
+        throw std::runtime_error(msg);
+    }
+    return p;
+}
+
+// The same layout the IOPs build (fw_transfer_layout), from the configuration.
+fw_layout_t layout_of(const config::Config &cfg, int trial) {
+    fw_disk_geometry_t disk{static_cast<uint32_t>(cfg.get_int("disk.sector_bytes")),
+                            static_cast<uint32_t>(cfg.get_int("disk.sectors_per_track")),
+                            static_cast<uint32_t>(cfg.get_int("disk.cylinders") *
+                                                  cfg.get_int("disk.heads"))};
+    fw_layout_t l;
+    char msg[256];
+    if (fw_transfer_layout_of(
+            &l, cfg.get_string("workload.layout").c_str(), file_bytes_of(cfg),
+            static_cast<uint32_t>(cfg.get_int("fs.block_bytes")), disk,
+            static_cast<uint32_t>(cfg.get_int("machine.iop_count") *
+                                  cfg.get_int("machine.disks_per_iop")),
+            static_cast<uint64_t>(cfg.get_int("workload.seed")), static_cast<uint64_t>(trial), msg,
+            sizeof msg) != FW_LAYOUT_OK) {
+        throw std::runtime_error(msg);
+    }
+    return l;
+}
+
+uint64_t export_of(platform::Node &n, const std::string &key) {
+    const auto &e = n.exports();
+    auto it = e.find(key);
+    if (it == e.end()) {
+        throw std::runtime_error("node " + std::to_string(n.setup().node_id) +
+                                 " did not report " + key);
+    }
+    return it->second;
+}
+
+json run_transfer_trial(const config::Config &cfg, int trial) {
+    fw_pattern_t pattern = pattern_of(cfg);
+    fw_layout_t layout = layout_of(cfg, trial);
+    platform::Machine m(cfg, trial, platform::FirmwareSet{fw_transfer_cp_main, fw_transfer_iop_main});
+    std::string failure = m.run();
+    if (!failure.empty()) {
+        throw std::runtime_error(failure);
+    }
+    platform::Node &cp0 = m.cp(0);
+    if (!cp0.exports().count("transfer.t_end_cycles")) {
+        std::ostringstream os;
+        os << "the transfer did not complete: the simulation ran out of activity at "
+           << m.sim_seconds() << " s with CP 0 still waiting (a lost message or a firmware "
+           << "deadlock); live threads: " << m.live_threads_report();
+        throw std::runtime_error(os.str());
+    }
+    int64_t status = static_cast<int64_t>(export_of(cp0, "transfer.status"));
+    if (status != 0) {
+        throw std::runtime_error("the file system reported error " + std::to_string(status));
+    }
+    double cpu_hz = cfg.get_real("machine.cpu_mhz") * 1e6;
+    uint64_t cycles = export_of(cp0, "transfer.t_end_cycles") - export_of(cp0, "transfer.t_start_cycles");
+    double elapsed = static_cast<double>(cycles) / cpu_hz;
+
+    // Verification against the file's contents.
+    DiskNumbering numbering{static_cast<uint32_t>(m.shape().iop_count),
+                            static_cast<uint32_t>(m.shape().disks_per_iop)};
+    std::vector<std::vector<uint32_t>> tables(numbering.disk_count());
+    for (uint32_t d = 0; d < numbering.disk_count(); ++d) {
+        tables[d].resize(fw_layout_table_bytes(&layout, d) / sizeof(uint32_t));
+        if (!tables[d].empty()) {
+            fw_layout_build_table(&layout, d, tables[d].data());
+        }
+    }
+    uint64_t data_seed = hw_rng_stream_seed(static_cast<uint64_t>(cfg.get_int("workload.seed")),
+                                            static_cast<uint64_t>(trial), HW_RNG_STREAM_DATA, 0);
+    TransferCheck check(pattern, layout, tables, numbering, data_seed);
+    TransferCheckResult verdict;
+    if (pattern.is_write) {
+        verdict = check.check_write([&](uint32_t disk, uint32_t lba, uint32_t count, uint8_t *out) {
+            m.disk(static_cast<int>(disk)).read_sectors(lba, count, out);
+        });
+    } else {
+        std::vector<uint32_t> base(pattern.cp_count), size(pattern.cp_count);
+        for (uint32_t c = 0; c < pattern.cp_count; ++c) {
+            base[c] = static_cast<uint32_t>(export_of(m.cp(static_cast<int>(c)), "transfer.buffer_addr"));
+            size[c] = static_cast<uint32_t>(export_of(m.cp(static_cast<int>(c)), "transfer.buffer_bytes"));
+        }
+        verdict = check.check_read([&](uint32_t cp, uint64_t off, uint64_t len) -> const uint8_t * {
+            if (cp >= pattern.cp_count || off + len > size[cp]) {
+                return nullptr;
+            }
+            return m.cp(static_cast<int>(cp))
+                .memory()
+                .span(base[cp] + static_cast<uint32_t>(off), static_cast<uint32_t>(len));
+        });
+    }
+
+    double moved = static_cast<double>(pattern.file_bytes) * (pattern.is_all ? pattern.cp_count : 1);
+    double mb_s = elapsed > 0 ? moved / 1048576.0 / elapsed : 0.0;
+    json t{{"trial", trial},
+           {"mb_s", mb_s},
+           {"elapsed_s", elapsed},
+           {"bytes_moved", moved},
+           {"verified", verdict.verified},
+           {"check", verdict.to_json()},
+           {"sim_s", m.sim_seconds()},
+           {"events", m.events()}};
+    if (pattern.is_all) {
+        t["mb_s_per_cp"] = mb_s / pattern.cp_count;
+    }
+    json machine = m.summary_json();
+    for (auto it = machine.begin(); it != machine.end(); ++it) {
+        t[it.key()] = *it;
+    }
+    json fs{{"blocks", 0}, {"pieces", 0}, {"prefetches", 0}};
+    for (int k = 0; k < m.shape().iop_count; ++k) {
+        const auto &e = m.iop(k).exports();
+        for (const char *key : {"blocks", "pieces", "prefetches"}) {
+            auto it = e.find(std::string("ddio.") + key);
+            if (it != e.end()) {
+                fs[key] = fs[key].get<uint64_t>() + it->second;
+            }
+        }
+    }
+    t["fs"] = fs;
+    t["host_cpu_s"] = host_cpu_seconds();
+    return t;
+}
+
+json summarize_transfer(const config::Config &cfg, const std::vector<json> &trials) {
+    std::vector<double> v;
+    for (const auto &t : trials) {
+        v.push_back(t.at("mb_s").get<double>());
+    }
+    Summary s = summarize(v);
+    json out{{"mean_mb_s", s.mean},
+             {"cv", s.cv},
+             {"ci95_mb_s", {s.ci95_low, s.ci95_high}},
+             {"min_mb_s", s.min},
+             {"max_mb_s", s.max},
+             {"trials", s.n}};
+    const std::string &name = cfg.get_string("workload.pattern");
+    if (name == "ra") {
+        double p = static_cast<double>(cfg.get_int("machine.cp_count"));
+        out["mean_mb_s_per_cp"] = s.mean / p;
+    }
+    return out;
+}
+
+std::string describe_transfer(const config::Config &cfg) {
+    std::ostringstream os;
+    os << "transfer: " << cfg.get_string("fs.kind")
+       << (cfg.get_bool("fs.presort") ? " (presort)" : " (no presort)") << " "
+       << cfg.get_string("workload.pattern") << ", " << cfg.get_int("workload.record_bytes")
+       << "-byte records, " << cfg.get_real("workload.file_mb") << " MB file, "
+       << cfg.get_string("workload.layout") << " layout; " << cfg.get_int("machine.cp_count")
+       << " CPs, " << cfg.get_int("machine.iop_count") << " IOPs x "
+       << cfg.get_int("machine.disks_per_iop") << " disk(s)";
+    return os.str();
+}
+
+std::string transfer_trial_line(const json &t) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%.2f MB/s in %.4f s, %s", t.at("mb_s").get<double>(),
+                  t.at("elapsed_s").get<double>(),
+                  t.at("verified").get<bool>() ? "verified" : "DATA WRONG");
+    return buf;
+}
+
+void print_transfer(std::ostream &out, const config::Config &cfg, const std::vector<json> &trials,
+                    const json &summary) {
+    out << "trial      MB/s   elapsed s  CP busy  IOP busy  movements  verified\n";
+    for (const auto &t : trials) {
+        char line[200];
+        std::snprintf(line, sizeof line, "%5d  %8.2f  %10.4f  %7.2f  %8.2f  %9llu  %s\n",
+                      t.at("trial").get<int>(), t.at("mb_s").get<double>(),
+                      t.at("elapsed_s").get<double>(),
+                      t.at("cpu_busy").at("cp").at("mean").get<double>(),
+                      t.at("cpu_busy").at("iop").at("mean").get<double>(),
+                      static_cast<unsigned long long>(t.at("disk").at("movements").get<uint64_t>()),
+                      t.at("verified").get<bool>() ? "yes" : "NO");
+        out << line;
+        if (!t.at("verified").get<bool>()) {
+            out << "       first wrong byte: " << t.at("check").value("first_error", "") << "\n";
+        }
+    }
+    char line[240];
+    std::snprintf(line, sizeof line,
+                  "mean %.2f MB/s (cv %.3f, 95%% CI %.2f to %.2f) over %d trial%s",
+                  summary.at("mean_mb_s").get<double>(), summary.at("cv").get<double>(),
+                  summary.at("ci95_mb_s")[0].get<double>(), summary.at("ci95_mb_s")[1].get<double>(),
+                  summary.at("trials").get<int>(), summary.at("trials").get<int>() == 1 ? "" : "s");
+    out << line;
+    if (summary.contains("mean_mb_s_per_cp")) {
+        std::snprintf(line, sizeof line, "; ra per CP %.2f MB/s",
+                      summary.at("mean_mb_s_per_cp").get<double>());
+        out << line;
+    }
+    out << "\n";
+    (void)cfg;
+}
+
+} // namespace
+
+const WorkloadKind &transfer_workload() {
+    static const WorkloadKind kind{run_transfer_trial, summarize_transfer, describe_transfer,
+                                   transfer_trial_line, print_transfer};
+    return kind;
+}
+
+} // namespace starfish::sim
