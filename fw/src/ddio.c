@@ -75,12 +75,12 @@ int fw_ddio_collective(fw_msg_t *m, const fw_transfer_req_t *req) {
 
 typedef struct ddio_disk {
     struct fw_ddio_iop *iop;
-    uint32_t target;      /* SCSI target = local disk index */
-    uint32_t file_disk;   /* index in the file's striping */
-    uint32_t *table;      /* layout table (NULL for contiguous) */
-    uint64_t count;       /* blocks of the file on this disk */
+    uint32_t target;       /* SCSI target = local disk index */
+    uint32_t file_disk;    /* index in the file's striping */
+    uint32_t *table;       /* layout table (NULL for contiguous) */
+    uint64_t count;        /* blocks of the file on this disk */
     fw_disk_block_t *list; /* this request's order */
-    uint64_t next;        /* next unclaimed entry of list */
+    uint64_t next;         /* next unclaimed entry of list */
     fw_scsi_cmd_t *prefetch;
     uint32_t reads_in_flight; /* buffers waiting for a READ of this disk */
     bool prefetch_issued;     /* submitted and not yet waited for */
@@ -112,9 +112,11 @@ struct fw_ddio_iop {
     uint32_t plan_block_cycles;
     uint32_t block_cycles;
     uint32_t piece_cycles;
+    uint32_t piece_2d_cycles;
     /* the request being served */
     fw_pattern_t pattern;
     bool queued;
+    fw_group_t put_group; /* queued Memputs of the whole request */
     hal_sem_t finished;
     fw_ddio_stats_t stats;
 };
@@ -138,16 +140,19 @@ static bool claim(ddio_disk_t *d, fw_disk_block_t *out) {
 }
 
 /* Moves one block's pieces between the buffer and the CPs (Memput for reads,
- * Memget for writes) and waits until all of them are done. */
+ * Memget for writes) and waits until the buffer may be reused: until every piece
+ * has arrived, except for queued Memputs, which copy the pieces into per-CP batches
+ * at once (the request waits for those at its end, so batches fill across blocks). */
 static void move_pieces(fw_ddio_iop_t *io, ddio_buffer_t *b, uint64_t file_block, uint64_t bytes) {
     hal_t *h = io->h;
     uint64_t start = file_block * io->block_bytes;
     bool write = io->pattern.is_write;
     fw_pattern_piece_iter_t it;
     fw_pattern_piece_t piece;
+    uint32_t piece_cycles = io->piece_cycles + (io->pattern.dims == 2 ? io->piece_2d_cycles : 0);
     fw_pattern_pieces_begin(&it, &io->pattern, start, bytes);
     while (fw_pattern_pieces_next(&it, &piece)) {
-        hal_cycles(h, io->piece_cycles);
+        hal_cycles(h, piece_cycles);
         ++io->stats.pieces;
         unsigned node = hal_cp_node(h, piece.cp);
         uint8_t *at = b->data + (piece.file_offset - start);
@@ -160,10 +165,13 @@ static void move_pieces(fw_ddio_iop_t *io, ddio_buffer_t *b, uint64_t file_block
                 fw_memget_async(io->m, node, off, at, len, &b->group);
             }
         } else if (io->queued) {
-            fw_qput(io->m, node, off, at, len, &b->group);
+            fw_qput(io->m, node, off, at, len, &io->put_group);
         } else {
             fw_memput_async(io->m, node, off, at, len, &b->group);
         }
+    }
+    if (!write && io->queued) {
+        return;
     }
     int st = fw_group_wait(io->m, &b->group);
     if (st != FW_MSG_OK) {
@@ -212,8 +220,7 @@ static void buffer_thread(hal_t *h, void *arg) {
                 }
                 fw_disk_block_t ahead = d->list[d->next];
                 fw_scsi_submit10(io->scsi, d->prefetch, d->target, HW_SCSI_OP_PREFETCH10,
-                                 HW_SCSI_CDB1_IMMED, ahead.lba, (uint16_t)io->sectors_per_block,
-                                 0);
+                                 HW_SCSI_CDB1_IMMED, ahead.lba, (uint16_t)io->sectors_per_block, 0);
                 d->prefetch_issued = true;
                 d->prefetch_submitting = false;
                 ++io->stats.prefetches;
@@ -257,11 +264,13 @@ static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
     for (uint32_t k = 0; k < io->disks; ++k) {
         ddio_disk_t *d = &io->disk[k];
         hal_cycles(h, (uint32_t)(io->plan_block_cycles * d->count));
-        uint64_t rotate = io->stagger ? fw_ddio_stagger_rotation(iop, hal_iop_count(h), d->count) : 0;
+        uint64_t rotate =
+            io->stagger ? fw_ddio_stagger_rotation(iop, hal_iop_count(h), d->count) : 0;
         fw_ddio_block_list(&io->layout, d->file_disk, d->table, io->presort, rotate, d->list);
         d->next = 0;
     }
     hal_sem_init(h, &io->finished, 0);
+    fw_group_init(m, &io->put_group);
     for (uint32_t i = 0; i < nbuf; ++i) {
         ddio_buffer_t *b = &bufs[i];
         b->disk = &io->disk[i / io->buffers_per_disk];
@@ -281,6 +290,10 @@ static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
     }
     for (uint32_t i = 0; i < nbuf; ++i) {
         hal_sem_wait(h, &io->finished);
+    }
+    if (fw_group_wait(m, &io->put_group) != FW_MSG_OK) {
+        hal_fail(h, "DDIO: delivering queued Memputs to the CPs failed");
+        return;
     }
     for (uint32_t k = 0; k < io->disks; ++k) {
         /* The last prefetch must be complete before the request is. */
@@ -328,6 +341,7 @@ fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
     io->plan_block_cycles = (uint32_t)hal_config_int(h, "cost.ddio_plan_block_cycles");
     io->block_cycles = (uint32_t)hal_config_int(h, "cost.ddio_block_cycles");
     io->piece_cycles = (uint32_t)hal_config_int(h, "cost.ddio_piece_cycles");
+    io->piece_2d_cycles = (uint32_t)hal_config_int(h, "cost.ddio_piece_2d_cycles");
     io->disks = hal_disks_per_iop(h);
     if (scsi->targets < io->disks) {
         hal_fail(h, "DDIO: fewer SCSI targets than machine.disks_per_iop");
@@ -367,4 +381,6 @@ fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
     return io;
 }
 
-const fw_ddio_stats_t *fw_ddio_iop_stats(const fw_ddio_iop_t *d) { return &d->stats; }
+const fw_ddio_stats_t *fw_ddio_iop_stats(const fw_ddio_iop_t *d) {
+    return &d->stats;
+}

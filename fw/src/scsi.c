@@ -2,7 +2,9 @@
 
 #include "hw/node_map.h"
 
-static uint32_t reg(const fw_scsi_t *s, uint32_t offset) { return s->regs + offset; }
+static uint32_t reg(const fw_scsi_t *s, uint32_t offset) {
+    return s->regs + offset;
+}
 
 /* Drains the done FIFO: every tag is the node address of a fw_scsi_cmd_t. */
 static void scsi_irq(hal_t *h, void *arg) {
@@ -76,8 +78,7 @@ void fw_scsi_submit10(fw_scsi_t *s, fw_scsi_cmd_t *cmd, unsigned target, uint8_t
     }
     hal_sem_wait(h, &s->slots[target]);
     hal_cycles(h, s->submit_cycles);
-    hw_scsi_desc_init10(&cmd->desc, hal_mem_addr(h, cmd), target, opcode, flags, lba, blocks,
-                        addr);
+    hw_scsi_desc_init10(&cmd->desc, hal_mem_addr(h, cmd), target, opcode, flags, lba, blocks, addr);
     cmd->busy = true;
     ++s->submitted;
     hal_reg_write(h, reg(s, HW_SCSI_REG_SUBMIT), hal_mem_addr(h, &cmd->desc));

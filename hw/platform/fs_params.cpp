@@ -42,6 +42,10 @@ void declare_fs_params(config::Registry &reg) {
                 "DDIO IOP buffer thread: per piece (a run of a block for one CP): computing "
                 "its CP and offset from the pattern",
                 "estimate: calibrated on the contiguous DDIO table (docs/calibration.md)");
+    reg.add_int("cost.ddio_piece_2d_cycles", 0, "cycles", {0, 1000000},
+                "DDIO IOP buffer thread: extra per piece of a two-dimensional pattern (the "
+                "record's row and column, then the CP-grid position)",
+                "estimate: calibrated on the contiguous DDIO table (docs/calibration.md)");
     reg.add_int("ddio.stagger", 0, "", {0, 1},
                 "1 = each IOP rotates its block list by a different amount so the CPs are not "
                 "all served in the same order (SPEC.md §12, never measured in the paper)",

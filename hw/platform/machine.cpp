@@ -46,7 +46,8 @@ Machine::Machine(const config::Config &cfg, int trial, const FirmwareSet &firmwa
     for (int k = 0; k < shape_.iop_count; ++k) {
         Node &n = iop(k);
         std::string prefix = "iop" + std::to_string(k);
-        buses_.push_back(std::make_unique<tlm_models::ScsiBus>((prefix + "_scsi").c_str(), bus_params));
+        buses_.push_back(
+            std::make_unique<tlm_models::ScsiBus>((prefix + "_scsi").c_str(), bus_params));
         tlm_models::ScsiBus &bus = *buses_.back();
         adapters_.push_back(std::make_unique<tlm_models::ScsiHostAdapter>(
             (prefix + "_hba").c_str(), adapter_params, n.memory(), bus,
@@ -99,7 +100,9 @@ std::string Machine::live_threads_report() const {
     return out.empty() ? "no live threads" : out;
 }
 
-double Machine::sim_seconds() const { return sc_core::sc_time_stamp().to_seconds(); }
+double Machine::sim_seconds() const {
+    return sc_core::sc_time_stamp().to_seconds();
+}
 
 unsigned long long Machine::events() const {
     unsigned long long e = network_->stats().packets_delivered;
@@ -130,8 +133,8 @@ json Machine::stats_json() const {
     for (const auto &b : buses_) {
         buses.push_back(b->stats().to_json());
     }
-    return json{{"nodes", nodes}, {"disks", disks}, {"buses", buses},
-                {"network", network_->stats_json()}};
+    return json{
+        {"nodes", nodes}, {"disks", disks}, {"buses", buses}, {"network", network_->stats_json()}};
 }
 
 json Machine::summary_json() const {
@@ -164,12 +167,13 @@ json Machine::summary_json() const {
         bus_busy = std::max(bus_busy, elapsed > 0 ? b->stats().busy_ps * 1e-12 / elapsed : 0.0);
     }
     const auto &ns = network_->stats();
-    return json{{"cpu_busy", {{"cp", busy_fraction(NodeRole::Compute)},
-                              {"iop", busy_fraction(NodeRole::Io)}}},
-                {"disk", {{"requests", requests},
-                          {"movements", movements},
-                          {"seeks", seeks},
-                          {"cache_hits", hits}}},
+    return json{{"cpu_busy",
+                 {{"cp", busy_fraction(NodeRole::Compute)}, {"iop", busy_fraction(NodeRole::Io)}}},
+                {"disk",
+                 {{"requests", requests},
+                  {"movements", movements},
+                  {"seeks", seeks},
+                  {"cache_hits", hits}}},
                 {"bus_busy_max", bus_busy},
                 {"network",
                  {{"packets", ns.packets_delivered},

@@ -53,7 +53,9 @@ public:
     Node &node(int id) { return *nodes_.at(static_cast<size_t>(id)); }
     int node_count() const { return static_cast<int>(nodes_.size()); }
     // Disk by global id (IOP index * disks_per_iop + local index).
-    tlm_models::Hp97560Disk &disk(int global_id) { return *disks_.at(static_cast<size_t>(global_id)); }
+    tlm_models::Hp97560Disk &disk(int global_id) {
+        return *disks_.at(static_cast<size_t>(global_id));
+    }
     int disk_count() const { return static_cast<int>(disks_.size()); }
     net::TorusModel &network() { return *network_; }
 

@@ -54,19 +54,18 @@ fw_pattern_t pattern_of(const config::Config &cfg) {
 
 // The same layout the IOPs build (fw_transfer_layout), from the configuration.
 fw_layout_t layout_of(const config::Config &cfg, int trial) {
-    fw_disk_geometry_t disk{static_cast<uint32_t>(cfg.get_int("disk.sector_bytes")),
-                            static_cast<uint32_t>(cfg.get_int("disk.sectors_per_track")),
-                            static_cast<uint32_t>(cfg.get_int("disk.cylinders") *
-                                                  cfg.get_int("disk.heads"))};
+    fw_disk_geometry_t disk{
+        static_cast<uint32_t>(cfg.get_int("disk.sector_bytes")),
+        static_cast<uint32_t>(cfg.get_int("disk.sectors_per_track")),
+        static_cast<uint32_t>(cfg.get_int("disk.cylinders") * cfg.get_int("disk.heads"))};
     fw_layout_t l;
     char msg[256];
-    if (fw_transfer_layout_of(
-            &l, cfg.get_string("workload.layout").c_str(), file_bytes_of(cfg),
-            static_cast<uint32_t>(cfg.get_int("fs.block_bytes")), disk,
-            static_cast<uint32_t>(cfg.get_int("machine.iop_count") *
-                                  cfg.get_int("machine.disks_per_iop")),
-            static_cast<uint64_t>(cfg.get_int("workload.seed")), static_cast<uint64_t>(trial), msg,
-            sizeof msg) != FW_LAYOUT_OK) {
+    if (fw_transfer_layout_of(&l, cfg.get_string("workload.layout").c_str(), file_bytes_of(cfg),
+                              static_cast<uint32_t>(cfg.get_int("fs.block_bytes")), disk,
+                              static_cast<uint32_t>(cfg.get_int("machine.iop_count") *
+                                                    cfg.get_int("machine.disks_per_iop")),
+                              static_cast<uint64_t>(cfg.get_int("workload.seed")),
+                              static_cast<uint64_t>(trial), msg, sizeof msg) != FW_LAYOUT_OK) {
         throw std::runtime_error(msg);
     }
     return l;
@@ -76,8 +75,8 @@ uint64_t export_of(platform::Node &n, const std::string &key) {
     const auto &e = n.exports();
     auto it = e.find(key);
     if (it == e.end()) {
-        throw std::runtime_error("node " + std::to_string(n.setup().node_id) +
-                                 " did not report " + key);
+        throw std::runtime_error("node " + std::to_string(n.setup().node_id) + " did not report " +
+                                 key);
     }
     return it->second;
 }
@@ -85,7 +84,8 @@ uint64_t export_of(platform::Node &n, const std::string &key) {
 json run_transfer_trial(const config::Config &cfg, int trial) {
     fw_pattern_t pattern = pattern_of(cfg);
     fw_layout_t layout = layout_of(cfg, trial);
-    platform::Machine m(cfg, trial, platform::FirmwareSet{fw_transfer_cp_main, fw_transfer_iop_main});
+    platform::Machine m(cfg, trial,
+                        platform::FirmwareSet{fw_transfer_cp_main, fw_transfer_iop_main});
     std::string failure = m.run();
     if (!failure.empty()) {
         throw std::runtime_error(failure);
@@ -103,7 +103,8 @@ json run_transfer_trial(const config::Config &cfg, int trial) {
         throw std::runtime_error("the file system reported error " + std::to_string(status));
     }
     double cpu_hz = cfg.get_real("machine.cpu_mhz") * 1e6;
-    uint64_t cycles = export_of(cp0, "transfer.t_end_cycles") - export_of(cp0, "transfer.t_start_cycles");
+    uint64_t cycles =
+        export_of(cp0, "transfer.t_end_cycles") - export_of(cp0, "transfer.t_start_cycles");
     double elapsed = static_cast<double>(cycles) / cpu_hz;
 
     // Verification against the file's contents.
@@ -127,8 +128,10 @@ json run_transfer_trial(const config::Config &cfg, int trial) {
     } else {
         std::vector<uint32_t> base(pattern.cp_count), size(pattern.cp_count);
         for (uint32_t c = 0; c < pattern.cp_count; ++c) {
-            base[c] = static_cast<uint32_t>(export_of(m.cp(static_cast<int>(c)), "transfer.buffer_addr"));
-            size[c] = static_cast<uint32_t>(export_of(m.cp(static_cast<int>(c)), "transfer.buffer_bytes"));
+            base[c] =
+                static_cast<uint32_t>(export_of(m.cp(static_cast<int>(c)), "transfer.buffer_addr"));
+            size[c] = static_cast<uint32_t>(
+                export_of(m.cp(static_cast<int>(c)), "transfer.buffer_bytes"));
         }
         verdict = check.check_read([&](uint32_t cp, uint64_t off, uint64_t len) -> const uint8_t * {
             if (cp >= pattern.cp_count || off + len > size[cp]) {
@@ -140,7 +143,8 @@ json run_transfer_trial(const config::Config &cfg, int trial) {
         });
     }
 
-    double moved = static_cast<double>(pattern.file_bytes) * (pattern.is_all ? pattern.cp_count : 1);
+    double moved =
+        static_cast<double>(pattern.file_bytes) * (pattern.is_all ? pattern.cp_count : 1);
     double mb_s = elapsed > 0 ? moved / 1048576.0 / elapsed : 0.0;
     json t{{"trial", trial},
            {"mb_s", mb_s},
@@ -178,12 +182,8 @@ json summarize_transfer(const config::Config &cfg, const std::vector<json> &tria
         v.push_back(t.at("mb_s").get<double>());
     }
     Summary s = summarize(v);
-    json out{{"mean_mb_s", s.mean},
-             {"cv", s.cv},
-             {"ci95_mb_s", {s.ci95_low, s.ci95_high}},
-             {"min_mb_s", s.min},
-             {"max_mb_s", s.max},
-             {"trials", s.n}};
+    json out{{"mean_mb_s", s.mean}, {"cv", s.cv},        {"ci95_mb_s", {s.ci95_low, s.ci95_high}},
+             {"min_mb_s", s.min},   {"max_mb_s", s.max}, {"trials", s.n}};
     const std::string &name = cfg.get_string("workload.pattern");
     if (name == "ra") {
         double p = static_cast<double>(cfg.get_int("machine.cp_count"));
@@ -230,11 +230,11 @@ void print_transfer(std::ostream &out, const config::Config &cfg, const std::vec
         }
     }
     char line[240];
-    std::snprintf(line, sizeof line,
-                  "mean %.2f MB/s (cv %.3f, 95%% CI %.2f to %.2f) over %d trial%s",
-                  summary.at("mean_mb_s").get<double>(), summary.at("cv").get<double>(),
-                  summary.at("ci95_mb_s")[0].get<double>(), summary.at("ci95_mb_s")[1].get<double>(),
-                  summary.at("trials").get<int>(), summary.at("trials").get<int>() == 1 ? "" : "s");
+    std::snprintf(
+        line, sizeof line, "mean %.2f MB/s (cv %.3f, 95%% CI %.2f to %.2f) over %d trial%s",
+        summary.at("mean_mb_s").get<double>(), summary.at("cv").get<double>(),
+        summary.at("ci95_mb_s")[0].get<double>(), summary.at("ci95_mb_s")[1].get<double>(),
+        summary.at("trials").get<int>(), summary.at("trials").get<int>() == 1 ? "" : "s");
     out << line;
     if (summary.contains("mean_mb_s_per_cp")) {
         std::snprintf(line, sizeof line, "; ra per CP %.2f MB/s",

@@ -32,8 +32,8 @@ void machine_test_iop_main(hal_t *h) {
     for (unsigned t = 0; t < s->targets; ++t) {
         uint32_t disk = hal_role_index(h) * hal_disks_per_iop(h) + t;
         /* Never-written contents. */
-        uint32_t st = fw_scsi_do10(s, cmd, t, HW_SCSI_OP_READ10, 0, 1000 + 16 * t, 16,
-                                   hal_mem_addr(h, buf));
+        uint32_t st =
+            fw_scsi_do10(s, cmd, t, HW_SCSI_OP_READ10, 0, 1000 + 16 * t, 16, hal_mem_addr(h, buf));
         ok &= st == HW_SCSI_STATUS_GOOD && check_sectors(h, buf, disk, 1000 + 16 * t, 16);
         /* Write, then read back. */
         for (uint32_t i = 0; i < 8192; ++i) {

@@ -26,9 +26,10 @@ json run_machine(const std::vector<std::pair<std::string, std::string>> &sets, i
         json out{{"failure", failure}, {"sim_s", m.sim_seconds()}, {"disks", m.disk_count()}};
         for (int k = 0; k < m.shape().iop_count; ++k) {
             const auto &e = m.iop(k).exports();
-            out["iops"].push_back(json{{"ok", e.count("ok") ? e.at("ok") : 0},
-                                       {"cycles", e.count("cycles") ? e.at("cycles") : 0},
-                                       {"completed", e.count("completed") ? e.at("completed") : 0}});
+            out["iops"].push_back(
+                json{{"ok", e.count("ok") ? e.at("ok") : 0},
+                     {"cycles", e.count("cycles") ? e.at("cycles") : 0},
+                     {"completed", e.count("completed") ? e.at("completed") : 0}});
         }
         out["stats"] = m.stats_json();
         return out;

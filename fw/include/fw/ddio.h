@@ -13,7 +13,8 @@
  *
  * Costs charged here (besides the messaging, SCSI and HAL charges): per block of
  * the plan cost.ddio_plan_block_cycles, per block moved cost.ddio_block_cycles, per
- * piece (a run of the block for one CP) cost.ddio_piece_cycles.
+ * piece (a run of the block for one CP) cost.ddio_piece_cycles, plus
+ * cost.ddio_piece_2d_cycles for two-dimensional patterns.
  */
 #ifndef STARFISH_FW_DDIO_H
 #define STARFISH_FW_DDIO_H

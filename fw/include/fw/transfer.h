@@ -32,9 +32,9 @@ extern "C" {
 
 /* The collective request as it travels from CP 0 to the IOPs (a message body). */
 typedef struct fw_transfer_req {
-    char pattern[4];     /* canonical pattern name, NUL-terminated */
-    uint32_t cp_count;   /* P */
-    uint32_t requester;  /* node id of the CP that waits for the completions */
+    char pattern[4];    /* canonical pattern name, NUL-terminated */
+    uint32_t cp_count;  /* P */
+    uint32_t requester; /* node id of the CP that waits for the completions */
     uint32_t reserved;
     uint64_t record_bytes;
     uint64_t file_bytes;
