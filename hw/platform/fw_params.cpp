@@ -127,6 +127,12 @@ void declare_commtest(config::Registry &reg) {
     reg.add_int("commtest.echo_words", 50, "words", {0, 262144},
                 "body of the request/reply echo test (first CP to the first IOP's service)",
                 "convention: the SPEC.md §2 50-word size");
+    reg.add_int("commtest.settle_cycles", 4000, "cycles", {0, 1000000000},
+                "quiet time before each timed ping-pong, sweep and echo, so that the barrier "
+                "messages of the nodes not taking part have all arrived",
+                "convention: a 32-node barrier's messages settle within about 1000 cycles "
+                "(docs/machine.md); without it the first timed round trips share the CPU "
+                "with them");
     reg.add_int("commtest.barrier_iterations", 10, "barriers", {1, 1000000},
                 "barriers over all nodes timed back to back", "convention");
     reg.add_int("commtest.queued_puts", 100000, "pieces", {0, 100000000},
