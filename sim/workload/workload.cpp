@@ -1,5 +1,6 @@
 #include "sim/workload/workload.h"
 
+#include "sim/workload/commtest_trial.h"
 #include "sim/workload/transfer_trial.h"
 
 #include <stdexcept>
@@ -10,6 +11,9 @@ namespace starfish::sim {
 const WorkloadKind &workload_kind(const std::string &name) {
     if (name == "transfer") {
         return transfer_workload();
+    }
+    if (name == "commtest") {
+        return commtest_workload();
     }
     throw std::runtime_error("workload.kind '" + name + "' is not built into this starfish");
 }
