@@ -42,7 +42,7 @@ typedef struct commtest {
 
 static void ct_fail(commtest_t *c, const char *what, const char *text) {
     char msg[240];
-    snprintf(msg, sizeof msg, "node %u: commtest: %s \"%s\"", c->self, what, text);
+    snprintf(msg, sizeof msg, "commtest: %s \"%s\"", what, text); /* hal_fail adds the node */
     hal_fail(c->h, msg);
 }
 

@@ -9,11 +9,11 @@
 /* ---- small helpers -------------------------------------------------------------------- */
 
 void fw_msg_failf(fw_msg_t *m, const char *fmt, ...) {
+    /* hal_fail names the node itself ("node N: ..."). */
     char msg[256];
-    int n = snprintf(msg, sizeof msg, "node %u: ", m->self);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     hal_fail(m->h, msg);
 }
@@ -40,8 +40,8 @@ static uint32_t config_u32(hal_t *h, const char *key, int64_t min, int64_t max) 
     int64_t v = hal_config_int(h, key);
     if (v < min || v > max) {
         char msg[200];
-        snprintf(msg, sizeof msg, "node %u: messaging: %s = %lld is outside [%lld, %lld]",
-                 hal_node_id(h), key, (long long)v, (long long)min, (long long)max);
+        snprintf(msg, sizeof msg, "messaging: %s = %lld is outside [%lld, %lld]", key, (long long)v,
+                 (long long)min, (long long)max);
         hal_fail(h, msg);
         return (uint32_t)min;
     }

@@ -61,9 +61,9 @@ static swq_entry_t *swq_new_entry(fw_ni_t *ni) {
     if (e == NULL) {
         char msg[160];
         snprintf(msg, sizeof msg,
-                 "node %u: NI driver: node memory exhausted growing the software send queue "
+                 "NI driver: node memory exhausted growing the software send queue "
                  "(%u entries waiting)",
-                 hal_node_id(ni->h), ni->swq_depth);
+                 ni->swq_depth);
         ni_fail(ni, msg);
         return NULL;
     }
@@ -75,22 +75,21 @@ fw_ni_t *fw_ni_init(hal_t *h, const fw_ni_config_t *cfg, const fw_ni_ops_t *ops)
     char msg[200];
     uint32_t slots = cfg->rx_ring_slots;
     if (slots < 2 || (slots & (slots - 1)) != 0) {
-        snprintf(msg, sizeof msg,
-                 "node %u: NI driver: msg.rx_ring_slots = %u must be a power of two >= 2",
-                 hal_node_id(h), slots);
+        snprintf(msg, sizeof msg, "NI driver: msg.rx_ring_slots = %u must be a power of two >= 2",
+                 slots);
         hal_fail(h, msg);
         return NULL;
     }
     uint32_t id = hal_reg_read(h, HW_NI_BASE + HW_NI_REG_ID);
     if (id != HW_NI_ID_VALUE) {
-        snprintf(msg, sizeof msg, "node %u: NI register ID reads 0x%08x, expected 0x%08x",
-                 hal_node_id(h), id, HW_NI_ID_VALUE);
+        snprintf(msg, sizeof msg, "NI register ID reads 0x%08x, expected 0x%08x", id,
+                 HW_NI_ID_VALUE);
         hal_fail(h, msg);
         return NULL;
     }
     uint32_t node = hal_reg_read(h, HW_NI_BASE + HW_NI_REG_NODE);
     if (node != hal_node_id(h)) {
-        snprintf(msg, sizeof msg, "node %u: NI register NODE reads %u", hal_node_id(h), node);
+        snprintf(msg, sizeof msg, "NI register NODE reads %u", node);
         hal_fail(h, msg);
         return NULL;
     }
@@ -100,8 +99,7 @@ fw_ni_t *fw_ni_init(hal_t *h, const fw_ni_config_t *cfg, const fw_ni_ops_t *ops)
     uint8_t *tx_hdr = (uint8_t *)hal_mem_alloc(h, HW_NI_HDR_MAX_BYTES, 8);
     if (ni == NULL || ring == NULL || tx_hdr == NULL) {
         snprintf(msg, sizeof msg,
-                 "node %u: NI driver: node memory exhausted allocating the %u-slot receive ring",
-                 hal_node_id(h), slots);
+                 "NI driver: node memory exhausted allocating the %u-slot receive ring", slots);
         hal_fail(h, msg);
         return NULL;
     }
@@ -134,9 +132,7 @@ fw_ni_t *fw_ni_init(hal_t *h, const fw_ni_config_t *cfg, const fw_ni_ops_t *ops)
     ni_write(ni, HW_NI_REG_CTRL, ni->ctrl);
     uint32_t err = ni_read(ni, HW_NI_REG_ERROR);
     if (err != HW_NI_ERR_NONE) {
-        snprintf(msg, sizeof msg,
-                 "node %u: NI register ERROR = %u after programming the receive ring",
-                 hal_node_id(h), err);
+        snprintf(msg, sizeof msg, "NI register ERROR = %u after programming the receive ring", err);
         hal_fail(h, msg);
         return NULL;
     }
@@ -279,10 +275,9 @@ void fw_ni_send(fw_ni_t *ni, unsigned dest, const void *hdr, uint32_t hdr_bytes,
         body_bytes > HW_NI_MAX_BODY_BYTES || hdr_bytes + body_bytes == 0) {
         char msg[160];
         snprintf(msg, sizeof msg,
-                 "node %u: NI driver: message to node %u with a %u-byte header and a %u-byte "
+                 "NI driver: message to node %u with a %u-byte header and a %u-byte "
                  "body (limits %u and %u)",
-                 hal_node_id(h), dest, hdr_bytes, body_bytes, HW_NI_HDR_MAX_BYTES,
-                 HW_NI_MAX_BODY_BYTES);
+                 dest, hdr_bytes, body_bytes, HW_NI_HDR_MAX_BYTES, HW_NI_MAX_BODY_BYTES);
         ni_fail(ni, msg);
         return;
     }
@@ -320,9 +315,9 @@ static void rx_inconsistent(fw_ni_t *ni) {
         uint32_t index = ni_read(ni, HW_NI_REG_RX_INDEX);
         char msg[200];
         snprintf(msg, sizeof msg,
-                 "node %u: NI driver expected the oldest of %u receive records in slot %u (kind "
+                 "NI driver expected the oldest of %u receive records in slot %u (kind "
                  "0 there) but RX_INDEX is %u",
-                 hal_node_id(ni->h), count, ni->rx_next, index);
+                 count, ni->rx_next, index);
         ni_fail(ni, msg);
     }
 }
@@ -355,8 +350,8 @@ static void rx_irq(hal_t *h, void *arg) {
             ni->ops.done(ni->ops.arg, rec->src_node, rec->cookie);
         } else {
             char msg[160];
-            snprintf(msg, sizeof msg, "node %u: NI receive record in slot %u has unknown kind %u",
-                     hal_node_id(h), ni->rx_next, rec->kind);
+            snprintf(msg, sizeof msg, "NI receive record in slot %u has unknown kind %u",
+                     ni->rx_next, rec->kind);
             ni_fail(ni, msg);
             return;
         }

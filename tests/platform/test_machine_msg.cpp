@@ -23,6 +23,7 @@
 #include <climits>
 #include <cmath>
 #include <map>
+#include <regex>
 #include <set>
 #include <string>
 #include <vector>
@@ -649,6 +650,24 @@ BOOST_AUTO_TEST_CASE(barrier_over_32_nodes_completes_and_costs_the_derivation) {
                            << *std::min_element(path.leave.begin(), path.leave.end()) << ".."
                            << *std::max_element(path.leave.begin(), path.leave.end()));
     }
+}
+
+// A firmware failure on the machine names its node once: hal_fail adds
+// "node N: ", so the messaging library and commtest do not repeat it.
+BOOST_AUTO_TEST_CASE(firmware_failures_name_the_node_once) {
+    // 65536 request buffers of 8 KB do not fit in a node's 16 MB.
+    json r = run_commtest({{"msg.request_buffers", "65536"}}, 0);
+    std::string f = r["trial"]["failure"].get<std::string>();
+    BOOST_TEST(!r["trial"]["verified"].get<bool>());
+    BOOST_TEST(std::regex_match(f, std::regex("node [0-9]+: messaging: node memory exhausted "
+                                              "allocating 8192 bytes for a request buffer")),
+               f);
+    r = run_commtest({{"commtest.pingpong_pairs", "3:3"}}, 0);
+    f = r["trial"]["failure"].get<std::string>();
+    BOOST_TEST(std::regex_match(f, std::regex("node [0-9]+: commtest: commtest.pingpong_pairs "
+                                              "names a node outside the machine or a node "
+                                              "paired with itself: \"3:3\"")),
+               f);
 }
 
 BOOST_AUTO_TEST_SUITE_END()
