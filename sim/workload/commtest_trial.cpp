@@ -327,7 +327,8 @@ void print_commtest(std::ostream &out, const config::Config &cfg, const std::vec
     if (!first.value("sweep", json::array()).empty()) {
         out << "Memput / Memget end to end, IOP0 -> CP0 (blocking; SPEC.md §2: about 5 us + 1 us "
                "(Memput) or 2 us (Memget) per 50 words)\n";
-        out << "  words   Memput cycles   Memput us   Memget cycles   Memget us\n";
+        out << "  words  Memput cycles       Memput us                Memget cycles       "
+               "Memget us\n";
     }
     for (const auto &s : first.value("sweep", json::array())) {
         json w = s.at("words");
@@ -343,7 +344,7 @@ void print_commtest(std::ostream &out, const config::Config &cfg, const std::vec
         for (double c : get) {
             get_us.push_back(c / mhz);
         }
-        std::snprintf(line, sizeof line, "  %5lld   %13s   %9s   %13s   %9s\n", w.get<long long>(),
+        std::snprintf(line, sizeof line, "  %5lld  %-18s  %-23s  %-18s  %s\n", w.get<long long>(),
                       spread(put, "%.0f").c_str(), spread(put_us, "%.2f").c_str(),
                       spread(get, "%.0f").c_str(), spread(get_us, "%.2f").c_str());
         out << line;
