@@ -1,0 +1,95 @@
+// Host speed of the whole machine (16 CPs + 16 IOPs, default configuration)
+// running commtest: messages, packets and simulation events per wall second.
+// Three runs, each in its own process (SystemC elaborates once per process):
+//   commtest   the default program (10^5 queued Memputs, sweeps, barriers)
+//   ping-pong  round trips between CP0-CP1, CP0-IOP0, IOP0-IOP15 (header-only)
+//   barriers   back-to-back barriers over all 32 nodes (5 messages per node each)
+// bench_machine [scale] multiplies the work of each run.
+#include "fw/apps.h"
+#include "hw/platform/machine.h"
+#include "sim/parameters.h"
+#include "sim/runner/isolated_run.h"
+#include "sim/workload/commtest_trial.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace starfish;
+using nlohmann::json;
+
+namespace {
+
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+json timed_commtest(const Settings &sets) {
+    return sim::run_isolated([&] {
+        config::Config cfg(sim::parameter_registry());
+        for (const auto &[k, v] : sets) {
+            cfg.set_from_text(k, v, "bench_machine");
+        }
+        cfg.validate();
+        auto start = std::chrono::steady_clock::now();
+        platform::Machine m(cfg, 0,
+                            platform::FirmwareSet{fw_commtest_cp_main, fw_commtest_iop_main});
+        std::string failure = m.run();
+        double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        json t = sim::commtest_trial_result(m, cfg, failure);
+        uint64_t messages = 0;
+        for (int i = 0; i < m.node_count(); ++i) {
+            messages += m.node(i).ni().stats().messages_sent;
+        }
+        return json{{"verified", t["verified"]},
+                    {"failure", t["failure"]},
+                    {"wall_s", wall},
+                    {"sim_s", m.sim_seconds()},
+                    {"messages", messages},
+                    {"packets", m.network().stats().packets_delivered},
+                    {"events", m.events()}};
+    });
+}
+
+void report(const char *what, const json &r) {
+    if (!r["verified"].get<bool>()) {
+        std::fprintf(stderr, "bench_machine: %s did not verify: %s\n", what,
+                     r["failure"].get<std::string>().c_str());
+        std::exit(1);
+    }
+    double wall = r["wall_s"].get<double>();
+    std::printf("%-10s %9.0f messages in %6.3f s wall = %9.0f messages/s, %9.0f events/s, "
+                "%.4f simulated s (%.4f simulated s per wall s)\n",
+                what, r["messages"].get<double>(), wall, r["messages"].get<double>() / wall,
+                r["events"].get<double>() / wall, r["sim_s"].get<double>(),
+                r["sim_s"].get<double>() / wall);
+}
+
+std::string scaled(double base, double scale) {
+    return std::to_string(static_cast<long long>(std::llround(std::max(1.0, base * scale))));
+}
+
+} // namespace
+
+// The SystemC banner is printed before sc_main runs, so it is switched off by a
+// static initialiser.
+static const int kNoBanner = ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
+
+int sc_main(int argc, char *argv[]) {
+    double scale = argc > 1 ? std::atof(argv[1]) : 1.0; // bench_machine [scale]
+    std::printf("16 CPs + 16 IOPs on the 6x6 torus, default configuration, scale %g\n", scale);
+    report("commtest", timed_commtest({{"commtest.queued_puts", scaled(100000, scale)}}));
+    const Settings quiet = {{"commtest.sweep_words", "1"},
+                            {"commtest.queued_puts", "0"},
+                            {"commtest.queued_gets", "0"},
+                            {"commtest.settle_cycles", "0"}};
+    Settings ping = quiet;
+    ping.push_back({"commtest.pingpong_iterations", scaled(20000, scale)});
+    report("ping-pong", timed_commtest(ping));
+    Settings barriers = quiet;
+    barriers.push_back({"commtest.barrier_iterations", scaled(2000, scale)});
+    report("barriers", timed_commtest(barriers));
+    return 0;
+}
