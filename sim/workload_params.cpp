@@ -12,7 +12,7 @@ namespace starfish::sim {
 void declare_workload_params(config::Registry &reg) {
     reg.add_string("workload.kind", "transfer", {"transfer", "commtest"},
                    "what `starfish run` does: transfer = one collective file transfer per trial "
-                   "(docs/transfer.md); commtest = the communication self-test",
+                   "(docs/transfer.md); commtest = the communication self-test (docs/machine.md)",
                    "convention: the paper's experiment is the default");
     reg.add_string("workload.pattern", "rb",
                    {"ra", "rn", "rb", "rc", "rnb", "rbb", "rcb", "rbc", "rcc", "rcn", "wn", "wb",
