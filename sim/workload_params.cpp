@@ -3,8 +3,10 @@
 #include "hw/config/config.h"
 
 #include "fw/pattern.h"
+#include "fw/transfer.h"
 
 #include <cmath>
+#include <sstream>
 #include <string>
 
 namespace starfish::sim {
@@ -67,6 +69,41 @@ void declare_workload_params(config::Registry &reg) {
             return std::string("workload.pattern/workload.record_bytes/workload.file_mb/"
                                "machine.cp_count: ") +
                    msg;
+        }
+        // The file must fit on the disks in the chosen layout (the IOPs build the same
+        // layout at boot, fw_transfer_layout).
+        fw_disk_geometry_t disk{
+            static_cast<uint32_t>(cfg.get_int("disk.sector_bytes")),
+            static_cast<uint32_t>(cfg.get_int("disk.sectors_per_track")),
+            static_cast<uint32_t>(cfg.get_int("disk.cylinders") * cfg.get_int("disk.heads"))};
+        fw_layout_t layout;
+        uint32_t disk_count = static_cast<uint32_t>(cfg.get_int("machine.iop_count") *
+                                                    cfg.get_int("machine.disks_per_iop"));
+        st = fw_transfer_layout_of(
+            &layout, cfg.get_string("workload.layout").c_str(), static_cast<uint64_t>(file_bytes),
+            static_cast<uint32_t>(cfg.get_int("fs.block_bytes")), disk, disk_count,
+            static_cast<uint64_t>(cfg.get_int("workload.seed")), 0, msg, sizeof msg);
+        if (st != FW_LAYOUT_OK) {
+            std::ostringstream os;
+            os << "the file (workload.file_mb = " << cfg.get_real("workload.file_mb")
+               << " MB) cannot be placed on the " << disk_count
+               << " disks (machine.iop_count x machine.disks_per_iop) "
+               << "in workload.layout = " << cfg.get_string("workload.layout")
+               << " with fs.block_bytes = " << cfg.get_int("fs.block_bytes")
+               << " and the disk.* geometry: " << msg;
+            return os.str();
+        }
+        // Every CP holds its part of the matrix in its own memory (ra: the whole file).
+        uint64_t memory = static_cast<uint64_t>(cfg.get_int("machine.node_memory_kb")) * 1024;
+        for (uint32_t cp = 0; cp < p.cp_count; ++cp) {
+            uint64_t bytes = fw_pattern_cp_bytes(&p, cp);
+            if (bytes > memory) {
+                return "workload.pattern " + std::string(p.name) + ": CP " + std::to_string(cp) +
+                       "'s part of the file is " + std::to_string(bytes) +
+                       " bytes, more than its machine.node_memory_kb = " +
+                       std::to_string(cfg.get_int("machine.node_memory_kb")) +
+                       " KB; raise machine.node_memory_kb or lower workload.file_mb";
+            }
         }
         return "";
     });

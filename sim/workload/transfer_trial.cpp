@@ -8,6 +8,7 @@
 #include "fw/layout.h"
 #include "fw/pattern.h"
 #include "fw/transfer.h"
+#include "hw/data_pattern.h"
 #include "hw/platform/machine.h"
 #include "hw/rng.h"
 #include "sim/report/statistics.h"
@@ -17,6 +18,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <iomanip>
 #include <ostream>
 #include <sstream>
@@ -81,7 +83,10 @@ uint64_t export_of(platform::Node &n, const std::string &key) {
     return it->second;
 }
 
-json run_transfer_trial(const config::Config &cfg, int trial) {
+} // namespace
+
+json run_transfer_trial(const config::Config &cfg, int trial,
+                        const std::function<void(platform::Machine &)> &before_check) {
     fw_pattern_t pattern = pattern_of(cfg);
     fw_layout_t layout = layout_of(cfg, trial);
     platform::Machine m(cfg, trial,
@@ -101,6 +106,9 @@ json run_transfer_trial(const config::Config &cfg, int trial) {
     int64_t status = static_cast<int64_t>(export_of(cp0, "transfer.status"));
     if (status != 0) {
         throw std::runtime_error("the file system reported error " + std::to_string(status));
+    }
+    if (before_check) {
+        before_check(m);
     }
     double cpu_hz = cfg.get_real("machine.cpu_mhz") * 1e6;
     uint64_t cycles =
@@ -176,6 +184,35 @@ json run_transfer_trial(const config::Config &cfg, int trial) {
     return t;
 }
 
+namespace {
+
+// Flips the first byte of the transferred data: of the first CP buffer that holds
+// any (reads), or of file block 0 on its disk (writes).
+void corrupt_first_byte(const config::Config &cfg, int trial, platform::Machine &m) {
+    fw_pattern_t pattern = pattern_of(cfg);
+    if (pattern.is_write) {
+        fw_layout_t layout = layout_of(cfg, trial);
+        std::vector<uint32_t> table(fw_layout_table_bytes(&layout, 0) / sizeof(uint32_t));
+        if (!table.empty()) {
+            fw_layout_build_table(&layout, 0, table.data());
+        }
+        uint32_t lba = fw_layout_lba(&layout, table.empty() ? nullptr : table.data(), 0);
+        uint8_t sector[HW_SECTOR_BYTES];
+        m.disk(0).read_sectors(lba, 1, sector); // file disk 0 is IOP 0's disk 0
+        sector[0] ^= 0xff;
+        m.disk(0).write_sectors(lba, 1, sector);
+        return;
+    }
+    for (uint32_t c = 0; c < pattern.cp_count; ++c) {
+        platform::Node &cp = m.cp(static_cast<int>(c));
+        if (export_of(cp, "transfer.buffer_bytes") > 0) {
+            *cp.memory().span(static_cast<uint32_t>(export_of(cp, "transfer.buffer_addr")), 1) ^=
+                0xff;
+            return;
+        }
+    }
+}
+
 json summarize_transfer(const config::Config &cfg, const std::vector<json> &trials) {
     std::vector<double> v;
     for (const auto &t : trials) {
@@ -248,8 +285,21 @@ void print_transfer(std::ostream &out, const config::Config &cfg, const std::vec
 } // namespace
 
 const WorkloadKind &transfer_workload() {
-    static const WorkloadKind kind{run_transfer_trial, summarize_transfer, describe_transfer,
-                                   transfer_trial_line, print_transfer};
+    static const WorkloadKind kind{
+        [](const config::Config &cfg, int trial) {
+            // Test hook for the whole command (docs/transfer.md): with
+            // STARFISH_DEBUG_CORRUPT_DATA=1 in the environment one transferred byte is
+            // flipped after the run, so `starfish run` must report the trial unverified
+            // and exit with status 1. Not a parameter: it must never reach a result.
+            const char *corrupt = std::getenv("STARFISH_DEBUG_CORRUPT_DATA");
+            if (corrupt != nullptr && std::string(corrupt) == "1") {
+                return run_transfer_trial(cfg, trial, [&cfg, trial](platform::Machine &m) {
+                    corrupt_first_byte(cfg, trial, m);
+                });
+            }
+            return run_transfer_trial(cfg, trial, {});
+        },
+        summarize_transfer, describe_transfer, transfer_trial_line, print_transfer};
     return kind;
 }
 

@@ -1,5 +1,6 @@
 // Transfer verification: a correct machine state passes, any wrong, missing or
 // misplaced byte fails with a message that locates it.
+#include "fw/transfer.h"
 #include "hw/data_pattern.h"
 #include "sim/workload/transfer_check.h"
 
@@ -165,6 +166,20 @@ BOOST_AUTO_TEST_CASE(disk_numbering_round_robins_over_iops_first) {
     BOOST_TEST(n.global_id(1) == 2u); // IOP 1 disk 0
     BOOST_TEST(n.global_id(4) == 1u); // IOP 0 disk 1
     BOOST_TEST(n.global_id(7) == 7u); // IOP 3 disk 1
+}
+
+BOOST_AUTO_TEST_CASE(disk_numbering_agrees_with_the_firmware) {
+    // The check locates blocks the way the IOPs striped them (fw/transfer.h).
+    for (uint32_t iops : {1u, 3u, 16u}) {
+        for (uint32_t per_iop : {1u, 2u, 4u}) {
+            DiskNumbering n{iops, per_iop};
+            for (uint32_t fd = 0; fd < n.disk_count(); ++fd) {
+                BOOST_TEST_REQUIRE(n.iop_of(fd) == fw_file_disk_iop(fd, iops));
+                BOOST_TEST_REQUIRE(n.local_of(fd) == fw_file_disk_local(fd, iops));
+                BOOST_TEST_REQUIRE(fw_file_disk(n.iop_of(fd), n.local_of(fd), iops) == fd);
+            }
+        }
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,465 @@
+// Whole-machine DDIO transfers (workload.kind = transfer) on small files: every
+// pattern, record size, layout and presort setting, the DDIO switches, uneven
+// shapes, byte-exact verification that really fails on wrong data, and
+// determinism. Each trial builds its machine in a forked child (run_isolated).
+#include "fw/transfer.h"
+#include "hw/data_pattern.h"
+#include "hw/platform/machine.h"
+#include "sim/parameters.h"
+#include "sim/runner/isolated_run.h"
+#include "sim/workload/transfer_trial.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace starfish;
+using nlohmann::json;
+
+namespace {
+
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+// 4 CPs + 4 IOPs on a 3 x 3 torus, a 256 KB file (32 blocks, 8 per disk).
+const Settings kSmall = {{"machine.cp_count", "4"},
+                         {"machine.iop_count", "4"},
+                         {"net.width", "3"},
+                         {"net.height", "3"},
+                         {"workload.file_mb", "0.25"}};
+
+const char *const kPatterns[] = {"ra", "rn", "rb", "rc",  "rnb", "rbb", "rcb", "rbc", "rcc", "rcn",
+                                 "wn", "wb", "wc", "wnb", "wbb", "wcb", "wbc", "wcc", "wcn"};
+
+struct Cell {
+    Settings settings;
+    int trial = 0;
+
+    std::string label() const {
+        std::string s = "trial " + std::to_string(trial);
+        for (const auto &[k, v] : settings) {
+            s += " " + k + "=" + v;
+        }
+        return s;
+    }
+};
+
+Cell cell(Settings base, const Settings &more, int trial = 0) {
+    base.insert(base.end(), more.begin(), more.end());
+    return Cell{base, trial};
+}
+
+config::Config make_config(const Settings &settings) {
+    config::Config cfg(sim::parameter_registry());
+    for (const auto &[k, v] : settings) {
+        cfg.set_from_text(k, v, "test");
+    }
+    cfg.validate();
+    return cfg;
+}
+
+// Runs each cell as one trial in its own process (two at a time). A trial that
+// fails (hal_fail, deadlock, bad configuration) comes back as {"error": text}, so
+// the assertion can name its cell.
+std::vector<json> run_cells(const std::vector<Cell> &cells,
+                            const std::function<void(platform::Machine &)> &before_check = {}) {
+    std::vector<sim::IsolatedJob> jobs;
+    for (const Cell &c : cells) {
+        jobs.push_back([c, before_check]() -> json {
+            try {
+                config::Config cfg = make_config(c.settings);
+                json t = sim::run_transfer_trial(cfg, c.trial, before_check);
+                t["file_bytes"] = std::llround(cfg.get_real("workload.file_mb") * 1048576.0);
+                t["cp_count"] = cfg.get_int("machine.cp_count");
+                return t;
+            } catch (const std::exception &e) {
+                return json{{"error", e.what()}};
+            }
+        });
+    }
+    return sim::run_isolated_all(jobs, 2);
+}
+
+// Every byte verified, every block moved once, throughput consistent with time.
+void expect_verified(const Cell &c, const json &t) {
+    BOOST_TEST_CONTEXT(c.label()) {
+        BOOST_REQUIRE_MESSAGE(!t.contains("error"), t.value("error", ""));
+        BOOST_TEST(t["verified"].get<bool>(), t["check"].value("first_error", ""));
+        uint64_t file = t["file_bytes"].get<uint64_t>();
+        bool all = false;
+        for (const auto &[k, v] : c.settings) {
+            all = all || (k == "workload.pattern" && v == "ra");
+        }
+        uint64_t copies = all ? t["cp_count"].get<uint64_t>() : 1;
+        BOOST_TEST(t["check"]["checked_bytes"].get<uint64_t>() == file * copies);
+        BOOST_TEST(t["check"]["bad_bytes"].get<uint64_t>() == 0u);
+        BOOST_TEST(t["fs"]["blocks"].get<uint64_t>() == (file + 8191) / 8192);
+        BOOST_TEST(t["elapsed_s"].get<double>() > 0);
+        BOOST_TEST(t["mb_s"].get<double>() ==
+                       file * copies / 1048576.0 / t["elapsed_s"].get<double>(),
+                   boost::test_tools::tolerance(1e-9));
+    }
+}
+
+void run_and_expect_verified(const std::vector<Cell> &cells) {
+    auto results = run_cells(cells);
+    BOOST_REQUIRE(results.size() == cells.size());
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], results[i]);
+    }
+}
+
+// The trial document without the host's timing.
+json simulated_part(json t) {
+    t.erase("host_cpu_s");
+    return t;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(transfer_system)
+
+BOOST_AUTO_TEST_CASE(every_pattern_record_size_layout_and_presort) {
+    // 19 patterns x 2 record sizes x 3 layouts x presort on/off = 228 trials on the
+    // small machine; trials 0-2 in turn, so each random layout is drawn anew.
+    std::vector<Cell> cells;
+    for (const char *layout : {"contiguous", "random-blocks", "random-tracks"}) {
+        for (const char *presort : {"true", "false"}) {
+            for (const char *record : {"8", "8192"}) {
+                for (const char *pattern : kPatterns) {
+                    cells.push_back(cell(kSmall,
+                                         {{"workload.pattern", pattern},
+                                          {"workload.record_bytes", record},
+                                          {"workload.layout", layout},
+                                          {"fs.presort", presort}},
+                                         static_cast<int>(cells.size() % 3)));
+                }
+            }
+        }
+    }
+    run_and_expect_verified(cells);
+}
+
+BOOST_AUTO_TEST_CASE(cells_on_the_default_machine) {
+    // 16 CPs + 16 IOPs on the 6 x 6 torus, a 1 MB file (8 blocks per disk; 2-D
+    // shapes of 512 x 256 records of 8 B and 16 x 8 of 8 KB over the 4 x 4 grid).
+    const Settings file = {{"workload.file_mb", "1"}};
+    std::vector<Cell> cells = {
+        cell(file, {{"workload.pattern", "rbc"}, {"workload.record_bytes", "8"}}),
+        cell(file, {{"workload.pattern", "wcc"}, {"workload.record_bytes", "8"}}),
+        cell(file,
+             {{"workload.pattern", "rcb"},
+              {"workload.record_bytes", "8"},
+              {"workload.layout", "random-blocks"}},
+             1),
+        cell(file, {{"workload.pattern", "ra"}, {"workload.record_bytes", "8192"}}),
+        cell(file,
+             {{"workload.pattern", "rcn"},
+              {"workload.record_bytes", "8192"},
+              {"workload.layout", "random-tracks"},
+              {"fs.presort", "false"}},
+             2),
+        cell(file, {{"workload.pattern", "wbb"},
+                    {"workload.record_bytes", "8192"},
+                    {"workload.layout", "random-blocks"}}),
+        cell(file, {{"workload.pattern", "wn"}, {"workload.record_bytes", "8192"}}),
+    };
+    run_and_expect_verified(cells);
+}
+
+BOOST_AUTO_TEST_CASE(prefetch_on_and_off_with_one_to_three_buffers) {
+    // The prefetch rule: after a READ, when no other buffer of the disk is reading,
+    // start the drive on the next block. With one buffer per disk that is after
+    // every block but each disk's last (32 blocks, 4 disks: 28 prefetches); with
+    // more buffers it depends on timing. Writes never prefetch.
+    const std::vector<std::pair<const char *, const char *>> shapes = {
+        {"rb", "8192"}, {"ra", "8192"}, {"rbc", "8"}, {"wb", "8192"}};
+    std::vector<Cell> cells;
+    for (const char *buffers : {"1", "2", "3"}) {
+        for (const char *prefetch : {"true", "false"}) {
+            for (const auto &[pattern, record] : shapes) {
+                cells.push_back(cell(kSmall, {{"workload.pattern", pattern},
+                                              {"workload.record_bytes", record},
+                                              {"workload.layout", "random-blocks"},
+                                              {"ddio.buffers_per_disk", buffers},
+                                              {"ddio.prefetch", prefetch}}));
+            }
+        }
+    }
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+        size_t shape = i % shapes.size();
+        bool on = (i / shapes.size()) % 2 == 0, one_buffer = i < 2 * shapes.size();
+        bool write = shapes[shape].first[0] == 'w';
+        uint64_t n = r[i]["fs"]["prefetches"].get<uint64_t>();
+        BOOST_TEST_CONTEXT(cells[i].label()) {
+            if (!on || write) {
+                BOOST_TEST(n == 0u);
+            } else if (one_buffer) {
+                BOOST_TEST(n == 28u);
+            }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(queued_on_off_and_auto) {
+    // auto = on for records smaller than a block, off otherwise: the auto trial is
+    // identical to the one it stands for. Batching cuts the messages for 8-byte
+    // records by a large factor.
+    std::vector<Cell> cells;
+    const std::vector<std::pair<const char *, const char *>> shapes = {
+        {"rcc", "8"}, {"wcc", "8"}, {"rb", "8192"}, {"wbc", "8192"}};
+    for (const auto &[pattern, record] : shapes) {
+        for (const char *mode : {"on", "off", "auto"}) {
+            cells.push_back(cell(kSmall, {{"workload.pattern", pattern},
+                                          {"workload.record_bytes", record},
+                                          {"ddio.queued", mode}}));
+        }
+    }
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    for (size_t s = 0; s < shapes.size(); ++s) {
+        const json &on = r[3 * s], &off = r[3 * s + 1], &autom = r[3 * s + 2];
+        bool small = std::string(shapes[s].second) == "8";
+        BOOST_TEST_CONTEXT(shapes[s].first << " " << shapes[s].second) {
+            BOOST_TEST(simulated_part(autom) == simulated_part(small ? on : off));
+            uint64_t packets_on = on["network"]["packets"].get<uint64_t>();
+            uint64_t packets_off = off["network"]["packets"].get<uint64_t>();
+            if (small) {
+                BOOST_TEST(packets_off > 10 * packets_on);
+            }
+            BOOST_TEST(on["fs"]["pieces"] == off["fs"]["pieces"]);
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(two_disks_per_iop) {
+    const Settings two = {{"machine.disks_per_iop", "2"}};
+    std::vector<Cell> cells;
+    for (const auto &[pattern, record] : std::vector<std::pair<const char *, const char *>>{
+             {"rb", "8192"}, {"ra", "8192"}, {"wcc", "8"}, {"rbc", "8"}, {"wnb", "8192"}}) {
+        for (const char *layout : {"contiguous", "random-blocks"}) {
+            Cell c = cell(kSmall, {{"workload.pattern", pattern},
+                                   {"workload.record_bytes", record},
+                                   {"workload.layout", layout}});
+            c.settings.insert(c.settings.end(), two.begin(), two.end());
+            cells.push_back(c);
+        }
+    }
+    // Every one of the eight disks served its four blocks.
+    auto each_disk_used = [](platform::Machine &m) {
+        if (m.disk_count() != 8) {
+            throw std::runtime_error("expected 8 disks");
+        }
+        for (int k = 0; k < m.disk_count(); ++k) {
+            if (m.disk(k).stats().requests < 4) {
+                throw std::runtime_error("disk " + std::to_string(k) + " served " +
+                                         std::to_string(m.disk(k).stats().requests) + " commands");
+            }
+        }
+    };
+    auto r = run_cells(cells, each_disk_used);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(staggered_block_lists) {
+    std::vector<Cell> cells;
+    for (const char *stagger : {"1", "0"}) {
+        cells.push_back(cell(kSmall, {{"workload.pattern", "rbc"},
+                                      {"workload.record_bytes", "8"},
+                                      {"ddio.stagger", stagger}}));
+        cells.push_back(cell(kSmall, {{"workload.pattern", "wcb"},
+                                      {"workload.record_bytes", "8192"},
+                                      {"ddio.stagger", stagger}}));
+        cells.push_back(cell(kSmall, {{"workload.pattern", "rcc"},
+                                      {"workload.record_bytes", "8192"},
+                                      {"workload.layout", "random-blocks"},
+                                      {"ddio.stagger", stagger}}));
+    }
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    // A different block order changes the timing.
+    BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[3]["elapsed_s"].get<double>());
+}
+
+BOOST_AUTO_TEST_CASE(files_that_are_not_whole_blocks) {
+    // 100 KB + 8 bytes = 12801 records of 8 B = 12 blocks and 8 bytes (a one-sector
+    // last block). 12801 = 17 x 753 is odd, so the 2-D patterns name 17 columns.
+    const Settings odd = {{"workload.file_mb", "0.09766387939453125"},
+                          {"workload.record_bytes", "8"}};
+    std::vector<Cell> cells;
+    for (const char *pattern : {"rb", "rc", "ra", "rn", "wb", "wc", "wn"}) {
+        cells.push_back(cell(kSmall, {{"workload.pattern", pattern}}));
+    }
+    for (const char *pattern : {"rbc", "wcc", "rcn", "wnb"}) {
+        cells.push_back(cell(kSmall, {{"workload.pattern", pattern}, {"workload.cols", "17"}}));
+    }
+    for (Cell &c : cells) {
+        c.settings.insert(c.settings.end(), odd.begin(), odd.end());
+    }
+    // 13 records of 8 KB: 13 blocks, unevenly over 4 disks.
+    for (const char *pattern : {"rb", "wc", "rcn", "wcn"}) {
+        cells.push_back(cell(kSmall, {{"workload.pattern", pattern},
+                                      {"workload.record_bytes", "8192"},
+                                      {"workload.file_mb", "0.1015625"},
+                                      {"workload.layout", "random-tracks"}}));
+    }
+    run_and_expect_verified(cells);
+}
+
+BOOST_AUTO_TEST_CASE(cp_counts_that_are_not_squares) {
+    // 6 CPs form a 3 x 2 grid, 3 CPs a 3 x 1 grid; 1 CP holds everything.
+    std::vector<Cell> cells;
+    const Settings six = {{"machine.cp_count", "6"},
+                          {"machine.iop_count", "4"},
+                          {"net.width", "4"},
+                          {"net.height", "3"},
+                          {"workload.file_mb", "0.5"}};
+    for (const char *pattern : {"rbb", "rcc", "wbc", "rcb", "ra", "wnb", "rcn"}) {
+        for (const char *record : {"8", "8192"}) {
+            cells.push_back(
+                cell(six, {{"workload.pattern", pattern}, {"workload.record_bytes", record}}));
+        }
+    }
+    const Settings three = {{"machine.cp_count", "3"},
+                            {"machine.iop_count", "4"},
+                            {"net.width", "3"},
+                            {"net.height", "3"},
+                            {"workload.file_mb", "0.25"}};
+    for (const char *pattern : {"rbc", "wcc", "rb"}) {
+        cells.push_back(
+            cell(three, {{"workload.pattern", pattern}, {"workload.record_bytes", "8"}}));
+    }
+    // More IOPs than CPs, and a single CP.
+    const Settings one = {{"machine.cp_count", "1"},
+                          {"machine.iop_count", "6"},
+                          {"net.width", "3"},
+                          {"net.height", "3"},
+                          {"workload.file_mb", "0.25"}};
+    for (const char *pattern : {"rcc", "wbb", "ra"}) {
+        cells.push_back(cell(one, {{"workload.pattern", pattern}, {"workload.record_bytes", "8"}}));
+    }
+    run_and_expect_verified(cells);
+}
+
+BOOST_AUTO_TEST_CASE(same_seed_same_result_other_trials_differ) {
+    const Settings rbc = {{"workload.pattern", "rbc"},
+                          {"workload.record_bytes", "8"},
+                          {"workload.layout", "random-blocks"}};
+    const Settings rb = {{"workload.pattern", "rb"}, {"workload.record_bytes", "8192"}};
+    std::vector<Cell> cells = {
+        cell(kSmall, rbc, 0), cell(kSmall, rbc, 0), cell(kSmall, rbc, 1),
+        cell(kSmall, rb, 0),  cell(kSmall, rb, 0),  cell(kSmall, rb, 1),
+    };
+    Cell other_seed = cell(kSmall, rbc, 0);
+    other_seed.settings.push_back({"workload.seed", "2"});
+    cells.push_back(other_seed);
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    // Bit-identical trial documents (the host's CPU time aside).
+    BOOST_TEST(simulated_part(r[0]).dump() == simulated_part(r[1]).dump());
+    BOOST_TEST(simulated_part(r[3]).dump() == simulated_part(r[4]).dump());
+    // Another trial: another random layout and other rotational positions.
+    BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[2]["elapsed_s"].get<double>());
+    BOOST_TEST(r[3]["elapsed_s"].get<double>() != r[5]["elapsed_s"].get<double>());
+    // Another seed: another trial too.
+    BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[6]["elapsed_s"].get<double>());
+}
+
+BOOST_AUTO_TEST_CASE(wrong_bytes_in_a_cp_buffer_fail_verification) {
+    // After a real read, flip one byte of CP 2's buffer (in the machine's memory).
+    Cell c = cell(kSmall, {{"workload.pattern", "rbc"},
+                           {"workload.record_bytes", "8"},
+                           {"workload.layout", "random-blocks"}});
+    auto flip = [](platform::Machine &m) {
+        platform::Node &cp = m.cp(2);
+        uint32_t base = static_cast<uint32_t>(cp.exports().at("transfer.buffer_addr"));
+        *cp.memory().span(base + 1000, 1) ^= 0x10;
+    };
+    json t = run_cells({c}, flip)[0];
+    BOOST_REQUIRE_MESSAGE(!t.contains("error"), t.value("error", ""));
+    BOOST_TEST(!t["verified"].get<bool>());
+    BOOST_TEST(t["check"]["bad_bytes"].get<uint64_t>() == 1u);
+    std::string where = t["check"]["first_error"].get<std::string>();
+    BOOST_TEST(where.find("CP 2 buffer offset 1000") != std::string::npos, where);
+    // Swapping two different bytes keeps every value but is still wrong.
+    auto swap = [](platform::Machine &m) {
+        platform::Node &cp = m.cp(1);
+        uint32_t base = static_cast<uint32_t>(cp.exports().at("transfer.buffer_addr"));
+        uint8_t *b = cp.memory().span(base, 64);
+        for (int k = 1; k < 64; ++k) {
+            if (b[k] != b[0]) {
+                std::swap(b[0], b[k]);
+                break;
+            }
+        }
+    };
+    t = run_cells({c}, swap)[0];
+    BOOST_TEST(!t["verified"].get<bool>());
+    BOOST_TEST(t["check"]["bad_bytes"].get<uint64_t>() == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(wrong_sectors_on_disk_fail_verification) {
+    // After a real write, change file block 5 on its disk: with 4 disks it is file
+    // disk 1 = IOP 1's disk 0 (global disk 1), local block 1.
+    Cell c = cell(kSmall,
+                  {{"workload.pattern", "wcc"},
+                   {"workload.record_bytes", "8"},
+                   {"workload.layout", "random-tracks"}},
+                  1);
+    auto block5_lba = [](platform::Machine &m) {
+        fw_layout_t l;
+        char msg[200];
+        fw_disk_geometry_t g{512, 72, 1962 * 19};
+        // Runs in the trial's process: report problems by exception, not assertion.
+        if (fw_transfer_layout_of(&l, "random-tracks", 256 * 1024, 8192, g, 4, 1,
+                                  static_cast<uint64_t>(m.trial()), msg,
+                                  sizeof msg) != FW_LAYOUT_OK) {
+            throw std::runtime_error(msg);
+        }
+        std::vector<uint32_t> table(fw_layout_table_bytes(&l, 1) / sizeof(uint32_t));
+        fw_layout_build_table(&l, 1, table.data());
+        return fw_layout_lba(&l, table.data(), 1);
+    };
+    // One byte of the block's third sector.
+    auto flip = [&](platform::Machine &m) {
+        uint32_t lba = block5_lba(m) + 2;
+        uint8_t sector[HW_SECTOR_BYTES];
+        m.disk(1).read_sectors(lba, 1, sector);
+        sector[7] ^= 0x01;
+        m.disk(1).write_sectors(lba, 1, sector);
+    };
+    json t = run_cells({c}, flip)[0];
+    BOOST_REQUIRE_MESSAGE(!t.contains("error"), t.value("error", ""));
+    BOOST_TEST(!t["verified"].get<bool>());
+    BOOST_TEST(t["check"]["bad_bytes"].get<uint64_t>() == 1u);
+    std::string where = t["check"]["first_error"].get<std::string>();
+    BOOST_TEST(where.find("file offset " + std::to_string(5 * 8192 + 2 * 512 + 7)) !=
+                   std::string::npos,
+               where);
+    BOOST_TEST(where.find("file block 5, disk 1") != std::string::npos, where);
+    // A lost write: the sector still holds what the disk held before the run.
+    auto lose = [&](platform::Machine &m) {
+        uint32_t lba = block5_lba(m);
+        uint8_t sector[HW_SECTOR_BYTES];
+        hw_disk_fill_sector(1, lba, sector);
+        m.disk(1).write_sectors(lba, 1, sector);
+    };
+    t = run_cells({c}, lose)[0];
+    BOOST_TEST(!t["verified"].get<bool>());
+    BOOST_TEST(t["check"]["bad_bytes"].get<uint64_t>() > 400u); // nearly all of 512 differ
+}
+
+BOOST_AUTO_TEST_SUITE_END()
