@@ -92,6 +92,7 @@ typedef struct ddio_buffer {
     uint8_t *data;
     fw_scsi_cmd_t *cmd;
     fw_group_t group;
+    bool awaiting_pieces; /* its thread waits in fw_group_wait for the block's pieces */
 } ddio_buffer_t;
 
 struct fw_ddio_iop {
@@ -108,6 +109,9 @@ struct fw_ddio_iop {
     bool prefetch;
     bool stagger;
     uint32_t buffers_per_disk;
+    bool yield_to_ready;
+    ddio_buffer_t *bufs; /* the request's buffers (NULL between requests) */
+    uint32_t nbufs;
     char queued_mode[8];
     uint32_t plan_block_cycles;
     uint32_t block_cycles;
@@ -139,6 +143,18 @@ static bool claim(ddio_disk_t *d, fw_disk_block_t *out) {
     return true;
 }
 
+/* Is another buffer thread of this IOP woken with all its pieces in, but not yet
+ * running (it then only needs the CPU briefly, to start its disk command)? */
+static bool other_block_ready(const fw_ddio_iop_t *io, const ddio_buffer_t *self) {
+    for (uint32_t i = 0; i < io->nbufs; ++i) {
+        const ddio_buffer_t *o = &io->bufs[i];
+        if (o != self && o->awaiting_pieces && o->group.outstanding == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Moves one block's pieces between the buffer and the CPs (Memput for reads,
  * Memget for writes) and waits until the buffer may be reused: until every piece
  * has arrived, except for queued Memputs, which copy the pieces into per-CP batches
@@ -152,6 +168,11 @@ static void move_pieces(fw_ddio_iop_t *io, ddio_buffer_t *b, uint64_t file_block
     uint32_t piece_cycles = io->piece_cycles + (io->pattern.dims == 2 ? io->piece_2d_cycles : 0);
     fw_pattern_pieces_begin(&it, &io->pattern, start, bytes);
     while (fw_pattern_pieces_next(&it, &piece)) {
+        /* Threads are not preempted: without this, a buffer thread whose pieces are
+         * all in could not start its disk write until this long loop ends. */
+        if (io->yield_to_ready && other_block_ready(io, b)) {
+            hal_yield(h);
+        }
         hal_cycles(h, piece_cycles);
         ++io->stats.pieces;
         unsigned node = hal_cp_node(h, piece.cp);
@@ -173,7 +194,9 @@ static void move_pieces(fw_ddio_iop_t *io, ddio_buffer_t *b, uint64_t file_block
     if (!write && io->queued) {
         return;
     }
+    b->awaiting_pieces = true;
     int st = fw_group_wait(io->m, &b->group);
+    b->awaiting_pieces = false;
     if (st != FW_MSG_OK) {
         char msg[120];
         snprintf(msg, sizeof msg, "DDIO: moving file block %llu to or from the CPs failed (%d)",
@@ -281,7 +304,10 @@ static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
             return;
         }
         fw_group_init(m, &b->group);
+        b->awaiting_pieces = false;
     }
+    io->bufs = bufs;
+    io->nbufs = nbuf;
     for (uint32_t i = 0; i < nbuf; ++i) {
         if (hal_thread_spawn(h, buffer_thread, &bufs[i], "ddio-buffer") != 0) {
             hal_fail(h, "DDIO: cannot create a buffer thread (machine.node_thread_limit)");
@@ -302,6 +328,8 @@ static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
             io->disk[k].prefetch_issued = false;
         }
     }
+    io->bufs = NULL;
+    io->nbufs = 0;
     for (uint32_t i = 0; i < nbuf; ++i) {
         hal_mem_free(h, bufs[i].cmd);
         hal_mem_free(h, bufs[i].data);
@@ -337,6 +365,7 @@ fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
     io->prefetch = hal_config_int(h, "ddio.prefetch") != 0;
     io->stagger = hal_config_int(h, "ddio.stagger") != 0;
     io->buffers_per_disk = (uint32_t)hal_config_int(h, "ddio.buffers_per_disk");
+    io->yield_to_ready = hal_config_int(h, "ddio.yield_to_ready") != 0;
     strncpy(io->queued_mode, hal_config_string(h, "ddio.queued"), sizeof io->queued_mode - 1);
     io->plan_block_cycles = (uint32_t)hal_config_int(h, "cost.ddio_plan_block_cycles");
     io->block_cycles = (uint32_t)hal_config_int(h, "cost.ddio_block_cycles");

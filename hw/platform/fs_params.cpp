@@ -13,6 +13,13 @@ void declare_fs_params(config::Registry &reg) {
     reg.add_int("ddio.buffers_per_disk", 2, "blocks", {1, 64},
                 "one-block IOP buffers (each with its own thread) per local disk",
                 "given: SPEC.md §2 (two one-block buffers per local disk)");
+    reg.add_bool("ddio.yield_to_ready", true,
+                 "DDIO buffer thread: while moving a block's pieces, give the CPU to another "
+                 "buffer thread whose pieces have all arrived, so it can start its disk write "
+                 "at once",
+                 "estimate: firmware design choice (threads are not preempted, SPEC.md §2); "
+                 "without it two buffers per disk leave the drive idle on small-record writes "
+                 "(docs/calibration.md)");
     reg.add_bool("ddio.prefetch", true,
                  "DDIO reads: when every buffer of a disk is busy, ask the drive to start "
                  "reading the next block into its own cache (SCSI PRE-FETCH)",
@@ -38,14 +45,16 @@ void declare_fs_params(config::Registry &reg) {
     reg.add_int("cost.ddio_block_cycles", 100, "cycles", {0, 1000000},
                 "DDIO IOP buffer thread: per block moved (claim, bookkeeping)",
                 "estimate: calibrated on the contiguous DDIO table (docs/calibration.md)");
-    reg.add_int("cost.ddio_piece_cycles", 40, "cycles", {0, 1000000},
+    reg.add_int("cost.ddio_piece_cycles", 260, "cycles", {0, 1000000},
                 "DDIO IOP buffer thread: per piece (a run of a block for one CP): computing "
                 "its CP and offset from the pattern",
-                "estimate: calibrated on the contiguous DDIO table (docs/calibration.md)");
-    reg.add_int("cost.ddio_piece_2d_cycles", 0, "cycles", {0, 1000000},
+                "estimate: calibrated on the contiguous DDIO table, chiefly rc/wc with 8-byte "
+                "records (20.4/20.5 MB/s; docs/calibration.md)");
+    reg.add_int("cost.ddio_piece_2d_cycles", 100, "cycles", {0, 1000000},
                 "DDIO IOP buffer thread: extra per piece of a two-dimensional pattern (the "
                 "record's row and column, then the CP-grid position)",
-                "estimate: calibrated on the contiguous DDIO table (docs/calibration.md)");
+                "estimate: calibrated on the contiguous DDIO table, chiefly rbc/rcc/wbc/wcc "
+                "with 8-byte records (15.2-15.7 MB/s; docs/calibration.md)");
     reg.add_int("ddio.stagger", 0, "", {0, 1},
                 "1 = each IOP rotates its block list by a different amount so the CPs are not "
                 "all served in the same order (SPEC.md §12, never measured in the paper)",

@@ -99,7 +99,7 @@ BOOST_AUTO_TEST_CASE(media_writes_follow_in_order_and_the_cache_fills) {
     json r = sim::run_isolated([] {
         json out;
         config::Config cfg = default_config();
-        // The whole cache may hold reported writes (the default holds none).
+        // The whole cache may hold reported writes (the default: one 8 KB block).
         cfg.set("disk.write_behind_kb", 128, "test");
         run_rig(cfg, 1, [&](DiskRig &rig) {
             Hp97560Disk &d = *rig.disks[0];
@@ -174,14 +174,17 @@ BOOST_AUTO_TEST_CASE(media_writes_follow_in_order_and_the_cache_fills) {
     BOOST_TEST(r["all_read_back"] == true);
 }
 
-BOOST_AUTO_TEST_CASE(by_default_a_write_is_reported_once_earlier_writes_are_on_the_media) {
-    json r = sim::run_isolated([] {
+// Three scattered 8 KB writes submitted back to back with write_behind_kb = wb_kb:
+// response and completion times and the media log.
+static json three_scattered_writes(int64_t wb_kb) {
+    return sim::run_isolated([wb_kb] {
         json out;
-        run_rig(default_config(), 1, [&](DiskRig &rig) {
+        config::Config cfg = default_config();
+        cfg.set("disk.write_behind_kb", wb_kb, "test");
+        run_rig(cfg, 1, [&](DiskRig &rig) {
             Hp97560Disk &d = *rig.disks[0];
             d.set_media_log(true);
             json responses = json::array(), completions = json::array();
-            // Three scattered writes submitted back to back (one queued behind another).
             for (uint32_t i = 0; i < 3; ++i) {
                 uint32_t buf = DiskRig::kBufferBase + i * 8192;
                 fill(rig, buf, 8192, 40 + i);
@@ -196,6 +199,11 @@ BOOST_AUTO_TEST_CASE(by_default_a_write_is_reported_once_earlier_writes_are_on_t
         });
         return out;
     });
+}
+
+BOOST_AUTO_TEST_CASE(
+    without_write_behind_a_write_is_reported_once_earlier_writes_are_on_the_media) {
+    json r = three_scattered_writes(0);
     const json &log = r["log"];
     BOOST_REQUIRE(log.size() == 3u);
     // The first write finds nothing unwritten: bus time + overhead.
@@ -209,6 +217,24 @@ BOOST_AUTO_TEST_CASE(by_default_a_write_is_reported_once_earlier_writes_are_on_t
         BOOST_TEST(done - prev_end < 20000000ull, "write " << i); // within 20 us (reselection)
         BOOST_TEST(log[i]["end"].get<uint64_t>() > done); // its own data is still in the cache
     }
+}
+
+BOOST_AUTO_TEST_CASE(by_default_one_earlier_block_may_stay_unwritten_when_a_write_is_reported) {
+    // disk.write_behind_kb = 8 (the default): a write is reported once at most 8 KB
+    // of earlier writes is still unwritten.
+    BOOST_TEST(default_config().get_int("disk.write_behind_kb") == 8);
+    json r = three_scattered_writes(8);
+    const json &log = r["log"];
+    BOOST_REQUIRE(log.size() == 3u);
+    // Writes 0 and 1 find at most 8 KB unwritten: bus time + overhead each.
+    BOOST_TEST(r["responses"][0].get<uint64_t>() == 3012250000ull);
+    BOOST_TEST(r["responses"][1].get<uint64_t>() == 3012250000ull);
+    BOOST_TEST(r["completions"][1].get<uint64_t>() < log[0]["end"].get<uint64_t>());
+    // Write 2 would leave 16 KB unwritten: it is reported once write 0 is on the media.
+    uint64_t done = r["completions"][2].get<uint64_t>();
+    BOOST_TEST(done > log[0]["end"].get<uint64_t>());
+    BOOST_TEST(done - log[0]["end"].get<uint64_t>() < 20000000ull); // within 20 us
+    BOOST_TEST(done < log[1]["end"].get<uint64_t>());
 }
 
 BOOST_AUTO_TEST_CASE(write_through_reports_after_the_media_write) {

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Calibrates [estimate] parameters against the published contiguous-layout table.
+
+The procedure (docs/calibration.md):
+  1. Every combination of the candidate values given with --grid is run on every cell
+     of sim/calibration/published_contiguous.csv for one file system (default ddio):
+     the paper's machine and 10 MB file, contiguous layout, --trials trials per cell.
+  2. Each combination is scored by the root-mean-square of log(model / published)
+     over the cells (a symmetric relative error); the ranking is printed.
+  3. The best combination is what the defaults should be; --write-study writes the
+     validation study that reruns the table with the defaults, five trials per cell
+     (`starfish study calibration-ddio-contiguous`).
+
+Example (the search recorded in docs/calibration.md):
+  scripts/calibrate.py --grid cost.ddio_piece_cycles=150,200,250 \\
+      --grid cost.msg_queue_piece_cycles=20,40 --grid disk.write_behind_kb=0,8,16
+
+Only the published contiguous table is used (SPEC.md §10): nothing here reads any
+other published result.
+"""
+import argparse
+import csv
+import itertools
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+TABLE = os.path.join(ROOT, "sim", "calibration", "published_contiguous.csv")
+
+
+def published(method):
+    with open(TABLE) as f:
+        rows = [r for r in csv.DictReader(f) if r["method"] == method]
+    if not rows:
+        sys.exit(f"calibrate: no '{method}' rows in {TABLE}")
+    return rows
+
+
+def parse_grid(items):
+    grid = []
+    for item in items:
+        key, _, values = item.partition("=")
+        if not key or not values:
+            sys.exit(f"calibrate: --grid wants KEY=v1,v2,... (got '{item}')")
+        vals = []
+        for v in values.split(","):
+            try:
+                vals.append(int(v))
+            except ValueError:
+                try:
+                    vals.append(float(v))
+                except ValueError:
+                    vals.append(v)
+        grid.append((key, vals))
+    return grid
+
+
+def cell_cases(rows):
+    return [{"workload.pattern": r["pattern"], "workload.record_bytes": int(r["record"])}
+            for r in rows]
+
+
+def score(cells, rows):
+    """RMS of log(model/published), and the per-cell errors in percent."""
+    pub = {(r["pattern"], int(r["record"])): float(r["mbps"]) for r in rows}
+    logs, errors = [], {}
+    for c in cells:
+        key = (c["overrides"]["workload.pattern"], c["overrides"]["workload.record_bytes"])
+        model = c["summary"]["mean"]
+        logs.append(math.log(model / pub[key]))
+        errors[key] = 100.0 * (model - pub[key]) / pub[key]
+    return math.sqrt(sum(x * x for x in logs) / len(logs)), errors
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--starfish", default=os.path.join(ROOT, "build", "sim", "starfish"))
+    ap.add_argument("--method", default="ddio", help="file system (table column 'method')")
+    ap.add_argument("--grid", action="append", default=[],
+                    help="KEY=v1,v2,... candidate values of one parameter (repeatable)")
+    ap.add_argument("--trials", type=int, default=1, help="trials per cell in the search")
+    ap.add_argument("--jobs", type=int, default=0, help="trial processes at once (0: cores)")
+    ap.add_argument("--set", action="append", default=[], help="fixed KEY=VALUE for every run")
+    ap.add_argument("--json", help="write the ranking and per-cell errors to this file")
+    args = ap.parse_args()
+
+    rows = published(args.method)
+    grid = parse_grid(args.grid)
+    combos = [dict(zip([k for k, _ in grid], vals))
+              for vals in itertools.product(*[v for _, v in grid])] or [{}]
+    study = {
+        "description": f"calibration search: {len(combos)} parameter combinations x "
+                       f"{len(rows)} published {args.method} cells",
+        "set": {"fs.kind": args.method, "workload.layout": "contiguous",
+                "workload.trials": args.trials},
+        "vary": ([{"cases": combos}] if grid else []) + [{"cases": cell_cases(rows)}],
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        study_path = os.path.join(tmp, "search.json")
+        result_path = os.path.join(tmp, "result.json")
+        with open(study_path, "w") as f:
+            json.dump(study, f)
+        cmd = [args.starfish, "study", study_path, "--json", result_path,
+               "--jobs", str(args.jobs)]
+        for s in args.set:
+            cmd += ["--set", s]
+        print("calibrate:", " ".join(cmd), file=sys.stderr, flush=True)
+        run = subprocess.run(cmd, stdout=subprocess.DEVNULL)
+        if run.returncode != 0:
+            sys.exit(f"calibrate: starfish study failed with status {run.returncode}")
+        with open(result_path) as f:
+            result = json.load(f)
+
+    ranking = []
+    for combo in combos:
+        cells = [c for c in result["cells"]
+                 if all(c["overrides"].get(k) == v for k, v in combo.items())]
+        rms, errors = score(cells, rows)
+        ranking.append({"params": combo, "rms_log_error": rms,
+                        "worst_pct": max(errors.values(), key=abs),
+                        "errors_pct": {f"{p}/{r}": e for (p, r), e in sorted(errors.items())}})
+    ranking.sort(key=lambda r: r["rms_log_error"])
+    print(f"{'rms %':>7} {'worst %':>8}  parameters")
+    for r in ranking:
+        params = " ".join(f"{k}={v}" for k, v in r["params"].items()) or "(defaults)"
+        print(f"{100 * r['rms_log_error']:7.2f} {r['worst_pct']:8.1f}  {params}")
+    best = ranking[0]
+    print("\nbest:", " ".join(f"{k}={v}" for k, v in best["params"].items()) or "(defaults)")
+    for cell, e in best["errors_pct"].items():
+        print(f"  {cell:>10}: {e:+6.1f}%")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"method": args.method, "trials": args.trials, "ranking": ranking}, f,
+                      indent=1)
+
+
+if __name__ == "__main__":
+    main()
