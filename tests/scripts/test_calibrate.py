@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""CTest check of scripts/calibrate.py: runs a two-point search on a small file (fast,
+not a calibration) and checks the ranking it writes. A larger per-piece cost must
+slow the 8-byte cyclic patterns, which are IOP-CPU bound, and leave the 8192-byte
+ones (one piece per block per CP) nearly unchanged.
+usage: test_calibrate.py STARFISH_BINARY"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def main():
+    starfish = sys.argv[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "rank.json")
+        run = subprocess.run(
+            [sys.executable, os.path.join(ROOT, "scripts", "calibrate.py"), "--starfish", starfish,
+             "--grid", "cost.ddio_piece_cycles=50,400", "--set", "workload.file_mb=2",
+             "--jobs", "2", "--json", out], capture_output=True, text=True)
+        print(run.stdout)
+        if run.returncode != 0:
+            print(run.stderr)
+            sys.exit(f"calibrate.py failed with status {run.returncode}")
+        with open(out) as f:
+            result = json.load(f)
+    ranking = result["ranking"]
+    assert len(ranking) == 2, ranking
+    assert ranking[0]["rms_log_error"] <= ranking[1]["rms_log_error"]
+    by_cost = {r["params"]["cost.ddio_piece_cycles"]: r["errors_pct"] for r in ranking}
+    assert len(by_cost[50]) == 35, "every published DDIO cell is scored"
+    for cell in ("rc/8", "wc/8", "rcc/8"):
+        assert by_cost[400][cell] < by_cost[50][cell] - 10, (cell, by_cost[400][cell], by_cost[50][cell])
+    for cell in ("rb/8192", "wb/8192"):
+        assert abs(by_cost[400][cell] - by_cost[50][cell]) < 2, (cell, by_cost[400][cell], by_cost[50][cell])
+    # The printed ranking names the best combination.
+    assert "best: cost.ddio_piece_cycles=" in run.stdout
+    print("test_calibrate: ok")
+
+
+if __name__ == "__main__":
+    main()
