@@ -19,9 +19,9 @@
 #define HW_SCSI_MAX_ADAPTERS 16u
 
 /* Interrupt lines of a node's CPU. */
-#define HW_IRQ_NI_RX 0u   /* a packet header is waiting (hw/ni_regs.h) */
-#define HW_IRQ_NI_TX 1u   /* send queue has room / send completed */
-#define HW_IRQ_SCSI0 2u   /* SCSI host adapter k raises HW_IRQ_SCSI0 + k */
+#define HW_IRQ_NI_RX 0u /* a packet header is waiting (hw/ni_regs.h) */
+#define HW_IRQ_NI_TX 1u /* send queue has room / send completed */
+#define HW_IRQ_SCSI0 2u /* SCSI host adapter k raises HW_IRQ_SCSI0 + k */
 #define HW_IRQ_LINES (HW_IRQ_SCSI0 + HW_SCSI_MAX_ADAPTERS)
 
 #endif /* STARFISH_HW_NODE_MAP_H */

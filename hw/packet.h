@@ -19,8 +19,8 @@
 #define HW_PKT_HEAD_FLITS 2u
 #define HW_PKT_MAX_PAYLOAD_BYTES ((1u << 20) - 1u)
 
-#define HW_ROUTE_FLIT(dx, dy, sx, sy)                                                        \
-    ((uint32_t)((dx)&0xffu) | ((uint32_t)((dy)&0xffu) << 8) | ((uint32_t)((sx)&0xffu) << 16) | \
+#define HW_ROUTE_FLIT(dx, dy, sx, sy)                                                              \
+    ((uint32_t)((dx)&0xffu) | ((uint32_t)((dy)&0xffu) << 8) | ((uint32_t)((sx)&0xffu) << 16) |     \
      ((uint32_t)((sy)&0xffu) << 24))
 #define HW_ROUTE_DEST_X(f) ((unsigned)((f)&0xffu))
 #define HW_ROUTE_DEST_Y(f) ((unsigned)(((f) >> 8) & 0xffu))
@@ -29,7 +29,7 @@
 
 #define HW_LENGTH_FLIT(payload_bytes) ((uint32_t)(payload_bytes)&0xfffffu)
 #define HW_LENGTH_PAYLOAD_BYTES(f) ((unsigned)((f)&0xfffffu))
-#define HW_LENGTH_FLIT_LANE(payload_bytes, lane)                                              \
+#define HW_LENGTH_FLIT_LANE(payload_bytes, lane)                                                   \
     (HW_LENGTH_FLIT(payload_bytes) | ((uint32_t)((lane)&0xfu) << 20))
 #define HW_LENGTH_LANE(f) ((unsigned)(((f) >> 20) & 0xfu))
 #define HW_PKT_MAX_LANES 16u

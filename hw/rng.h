@@ -53,7 +53,9 @@ static inline void hw_rng_seed(hw_rng *r, uint64_t seed) {
     }
 }
 
-static inline uint64_t hw_rng_rotl(uint64_t v, int k) { return (v << k) | (v >> (64 - k)); }
+static inline uint64_t hw_rng_rotl(uint64_t v, int k) {
+    return (v << k) | (v >> (64 - k));
+}
 
 static inline uint64_t hw_rng_next(hw_rng *r) {
     uint64_t *s = r->s;

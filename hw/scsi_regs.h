@@ -57,21 +57,24 @@
 #define HW_SCSI_BLOCK_BYTES 512u /* logical block of the HP 97560 (hw/data_pattern.h sector) */
 
 /* ---- registers: byte offsets from HW_SCSI_BASE + k * HW_SCSI_STRIDE ----------- */
-#define HW_SCSI_REG_ID 0x000u         /* RO  HW_SCSI_ID_VALUE */
-#define HW_SCSI_REG_NODE 0x004u       /* RO  this node's id */
-#define HW_SCSI_REG_ADAPTER 0x008u    /* RO  adapter index k on the node */
-#define HW_SCSI_REG_CTRL 0x00cu       /* RW  HW_SCSI_CTRL_* (reset 0) */
-#define HW_SCSI_REG_ERROR 0x010u      /* RO  first HW_SCSI_ERR_* seen (sticky; reset 0) */
-#define HW_SCSI_REG_ERROR_INFO 0x014u /* RO  offending value of that error (address, target, ...)  \
-                                       */
-#define HW_SCSI_REG_TARGETS 0x018u    /* RO  targets on the bus: ids 0 .. TARGETS-1 */
-#define HW_SCSI_REG_QDEPTH 0x01cu /* RO  commands each target queue holds (incl. the active one)   \
+#define HW_SCSI_REG_ID 0x000u      /* RO  HW_SCSI_ID_VALUE */
+#define HW_SCSI_REG_NODE 0x004u    /* RO  this node's id */
+#define HW_SCSI_REG_ADAPTER 0x008u /* RO  adapter index k on the node */
+#define HW_SCSI_REG_CTRL 0x00cu    /* RW  HW_SCSI_CTRL_* (reset 0) */
+#define HW_SCSI_REG_ERROR 0x010u   /* RO  first HW_SCSI_ERR_* seen (sticky; reset 0) */
+#define HW_SCSI_REG_ERROR_INFO                                                                     \
+    0x014u                         /* RO  offending value of that error (address, target, ...)     \
+                                    */
+#define HW_SCSI_REG_TARGETS 0x018u /* RO  targets on the bus: ids 0 .. TARGETS-1 */
+#define HW_SCSI_REG_QDEPTH                                                                         \
+    0x01cu                        /* RO  commands each target queue holds (incl. the active one)   \
                                    */
 #define HW_SCSI_REG_SUBMIT 0x020u /* WO  node address of a hw_scsi_desc_t to queue */
 #define HW_SCSI_REG_DONE 0x024u   /* RO, read pops: oldest completed tag or HW_SCSI_NONE */
 #define HW_SCSI_REG_DONE_COUNT 0x028u /* RO  tags waiting in the done FIFO */
-#define HW_SCSI_REG_QFREE0 0x100u /* RO  QFREE(t) at 0x100 + 4 t: free slots of target t's queue   \
-                                   */
+#define HW_SCSI_REG_QFREE0                                                                         \
+    0x100u /* RO  QFREE(t) at 0x100 + 4 t: free slots of target t's queue                          \
+            */
 #define HW_SCSI_REG_QFREE(t) (HW_SCSI_REG_QFREE0 + 4u * (uint32_t)(t))
 
 /* CTRL bits. */

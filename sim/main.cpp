@@ -2,8 +2,8 @@
 
 #include "hw/config/config_error.h"
 #include "sim/cli/cmd_config.h"
-#include "sim/cli/cmd_net.h"
 #include "sim/cli/cmd_disk.h"
+#include "sim/cli/cmd_net.h"
 #include "sim/cli/cmd_run.h"
 #include "sim/cli/cmd_study.h"
 #include "sim/cli/common.h"
@@ -25,8 +25,8 @@ int sc_main(int argc, char *argv[]) {
     // Trial processes must not each print the SystemC banner.
 
     CLI::App app{"starfish: SystemC/TLM co-simulation of Kotz's disk-directed I/O machine"};
-    app.set_version_flag("--version", std::string("starfish ") + starfish_version() +
-                                          " (SystemC " + SC_VERSION + ")");
+    app.set_version_flag("--version", std::string("starfish ") + starfish_version() + " (SystemC " +
+                                          SC_VERSION + ")");
     app.require_subcommand(1);
     int exit_status = kExitOk;
     add_run_command(app, exit_status);

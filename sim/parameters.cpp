@@ -5,8 +5,8 @@
 #include "hw/platform/machine_params.h"
 #include "hw/platform/node.h"
 #include "sim/workload_params.h"
-#include "tlm_models/net_params.h"
 #include "tlm_models/hp97560_disk.h"
+#include "tlm_models/net_params.h"
 #include "tlm_models/scsi_bus.h"
 #include "tlm_models/scsi_host_adapter.h"
 

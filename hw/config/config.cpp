@@ -17,9 +17,8 @@ std::string where(const std::string &source) {
 }
 
 [[noreturn]] void type_error(const ParamSpec &spec, const json &value, const std::string &source) {
-    throw ConfigError("configuration key '" + spec.key + "' expects " +
-                      param_type_name(spec.type) + " " + spec.allowed_text() + ", got " +
-                      value.dump() + where(source));
+    throw ConfigError("configuration key '" + spec.key + "' expects " + param_type_name(spec.type) +
+                      " " + spec.allowed_text() + ", got " + value.dump() + where(source));
 }
 
 void check_range(const ParamSpec &spec, double v, const json &value, const std::string &source) {
@@ -150,9 +149,8 @@ const ParamSpec &Config::spec_of(const std::string &key, ParamType expected) con
     const ParamSpec &spec = registry_->at(key);
     bool ok = spec.type == expected || (expected == ParamType::Real && spec.type == ParamType::Int);
     if (!ok) {
-        throw std::logic_error("configuration key '" + key + "' is " +
-                               param_type_name(spec.type) + ", read as " +
-                               param_type_name(expected));
+        throw std::logic_error("configuration key '" + key + "' is " + param_type_name(spec.type) +
+                               ", read as " + param_type_name(expected));
     }
     return spec;
 }

@@ -4,8 +4,8 @@
 
 #include "hw/config/registry.h"
 
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 namespace starfish::config {

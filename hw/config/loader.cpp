@@ -98,13 +98,16 @@ std::string resolve_config_path(const std::string &name, const std::string &conf
     if (file_exists(name)) {
         return name;
     }
-    for (const std::string &candidate : {config_dir + "/" + name, config_dir + "/" + name + ".json"}) {
+    for (const std::string &candidate :
+         {config_dir + "/" + name, config_dir + "/" + name + ".json"}) {
         if (file_exists(candidate)) {
             return candidate;
         }
     }
-    throw ConfigError("configuration file '" + name + "' not found (looked in the current "
-                      "directory and " + config_dir + ")");
+    throw ConfigError("configuration file '" + name +
+                      "' not found (looked in the current "
+                      "directory and " +
+                      config_dir + ")");
 }
 
 } // namespace starfish::config

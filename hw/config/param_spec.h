@@ -14,7 +14,7 @@ enum class ParamType { Int, Real, Bool, String };
 const char *param_type_name(ParamType type);
 
 struct ParamSpec {
-    std::string key;  // dotted, e.g. "disk.rpm"
+    std::string key; // dotted, e.g. "disk.rpm"
     ParamType type = ParamType::Int;
     nlohmann::json default_value;
     std::string unit;                 // "" for dimensionless

@@ -78,7 +78,9 @@ ParamSpec &Registry::add_string(const std::string &key, const std::string &def,
     return params_.at(key);
 }
 
-void Registry::add_check(CrossCheck check) { checks_.push_back(std::move(check)); }
+void Registry::add_check(CrossCheck check) {
+    checks_.push_back(std::move(check));
+}
 
 const ParamSpec *Registry::find(const std::string &key) const {
     auto it = params_.find(key);

@@ -4,7 +4,9 @@
 
 namespace starfish::platform {
 
-const char *role_name(NodeRole role) { return role == NodeRole::Compute ? "CP" : "IOP"; }
+const char *role_name(NodeRole role) {
+    return role == NodeRole::Compute ? "CP" : "IOP";
+}
 
 std::vector<NodeSite> place_nodes(int cp_count, int iop_count, int width, int height,
                                   const std::string &policy) {

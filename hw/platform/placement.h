@@ -10,7 +10,7 @@ namespace starfish::platform {
 enum class NodeRole { Compute, Io };
 
 struct NodeSite {
-    int node = 0;   // node id: CPs are 0..cp_count-1, IOPs follow
+    int node = 0; // node id: CPs are 0..cp_count-1, IOPs follow
     NodeRole role = NodeRole::Compute;
     int index = 0;  // index within its role (CP k or IOP k)
     int router = 0; // router id = y * width + x

@@ -44,9 +44,11 @@ void print_table(std::ostream &out, const config::Config &cfg) {
         wu = std::max(wu, spec.unit.size());
         wd = std::max(wd, value_text(spec.default_value).size());
     }
-    out << std::left << std::setw(static_cast<int>(wk)) << "KEY" << "  "
-        << std::setw(static_cast<int>(wv)) << "VALUE" << "  " << std::setw(static_cast<int>(wu))
-        << "UNIT" << "  " << std::setw(static_cast<int>(wd)) << "DEFAULT" << "  MEANING\n";
+    out << std::left << std::setw(static_cast<int>(wk)) << "KEY"
+        << "  " << std::setw(static_cast<int>(wv)) << "VALUE"
+        << "  " << std::setw(static_cast<int>(wu)) << "UNIT"
+        << "  " << std::setw(static_cast<int>(wd)) << "DEFAULT"
+        << "  MEANING\n";
     for (const auto &[key, spec] : cfg.registry().all()) {
         std::string value = value_text(cfg.get(key));
         bool changed = cfg.get(key) != spec.default_value;

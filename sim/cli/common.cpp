@@ -7,7 +7,9 @@
 
 namespace starfish::sim {
 
-std::ostream &CommonOptions::human() const { return json_path == "-" ? std::cerr : std::cout; }
+std::ostream &CommonOptions::human() const {
+    return json_path == "-" ? std::cerr : std::cout;
+}
 
 void add_common_options(CLI::App *cmd, CommonOptions &opts) {
     cmd->add_option("-c,--config", opts.config_files,

@@ -10,7 +10,9 @@ namespace starfish::sim {
 
 using nlohmann::json;
 
-const char *starfish_version() { return STARFISH_VERSION; }
+const char *starfish_version() {
+    return STARFISH_VERSION;
+}
 
 json HostStats::to_json() const {
     return json{{"wall_s", wall_s},

@@ -10,11 +10,11 @@
 namespace starfish::sim {
 
 struct HostStats {
-    double wall_s = 0;      // wall-clock seconds for the whole command
-    double sim_s = 0;       // simulated seconds summed over trials
-    double cpu_s = 0;       // host CPU seconds summed over trial processes
+    double wall_s = 0;             // wall-clock seconds for the whole command
+    double sim_s = 0;              // simulated seconds summed over trials
+    double cpu_s = 0;              // host CPU seconds summed over trial processes
     unsigned long long events = 0; // simulation events (messages, disk requests, ...)
-    int parallel = 1;       // trial processes run at once
+    int parallel = 1;              // trial processes run at once
 
     nlohmann::json to_json() const;
     // "host: 1.23 s wall, 0.33 s simulated (0.27 sim s/wall s), ..."

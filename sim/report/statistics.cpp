@@ -8,10 +8,10 @@
 namespace starfish::sim {
 
 double student_t975(int dof) {
-    static const double table[] = {0,      12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
-                                   2.306,  2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-                                   2.120,  2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
-                                   2.064,  2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
+    static const double table[] = {0,     12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365,
+                                   2.306, 2.262,  2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+                                   2.120, 2.110,  2.101, 2.093, 2.086, 2.080, 2.074, 2.069,
+                                   2.064, 2.060,  2.056, 2.052, 2.048, 2.045, 2.042};
     if (dof < 1) {
         return std::numeric_limits<double>::infinity();
     }
@@ -21,7 +21,8 @@ double student_t975(int dof) {
     // Cornish-Fisher expansion around the normal quantile.
     const double z = 1.959964;
     double n = dof;
-    return z + (z * z * z + z) / (4 * n) + (5 * std::pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
+    return z + (z * z * z + z) / (4 * n) +
+           (5 * std::pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * n * n);
 }
 
 Summary summarize(const std::vector<double> &values) {
@@ -54,7 +55,8 @@ Summary summarize(const std::vector<double> &values) {
 Ratio ratio_of_means(const std::vector<double> &a, const std::vector<double> &b) {
     Summary sa = summarize(a), sb = summarize(b);
     if (sa.n < 1 || sb.n < 1 || sb.mean == 0) {
-        throw std::invalid_argument("ratio_of_means needs non-empty samples and a non-zero divisor");
+        throw std::invalid_argument(
+            "ratio_of_means needs non-empty samples and a non-zero divisor");
     }
     Ratio r;
     r.ratio = sa.mean / sb.mean;

@@ -10,9 +10,9 @@ namespace starfish::sim {
 struct Summary {
     int n = 0;
     double mean = 0;
-    double stddev = 0;    // sample standard deviation (n - 1)
-    double cv = 0;        // stddev / mean
-    double ci95_low = 0;  // mean ± t(0.975, n-1) * stddev / sqrt(n)
+    double stddev = 0;   // sample standard deviation (n - 1)
+    double cv = 0;       // stddev / mean
+    double ci95_low = 0; // mean ± t(0.975, n-1) * stddev / sqrt(n)
     double ci95_high = 0;
     double min = 0;
     double max = 0;

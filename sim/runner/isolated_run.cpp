@@ -107,7 +107,9 @@ json finish_child(Child &c) {
 
 } // namespace
 
-json run_isolated(const IsolatedJob &job) { return run_isolated_all({job}, 1).at(0); }
+json run_isolated(const IsolatedJob &job) {
+    return run_isolated_all({job}, 1).at(0);
+}
 
 std::vector<json> run_isolated_all(const std::vector<IsolatedJob> &jobs, int parallel,
                                    const std::function<void(size_t, const json &)> &on_done) {

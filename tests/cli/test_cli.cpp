@@ -10,9 +10,9 @@
 #include <fstream>
 #include <unistd.h>
 
-using starfish::testing::run_process;
-using starfish::testing::ProcessResult;
 using nlohmann::json;
+using starfish::testing::ProcessResult;
+using starfish::testing::run_process;
 
 namespace {
 std::string starfish_bin() {
@@ -109,7 +109,8 @@ BOOST_AUTO_TEST_CASE(config_lists_every_parameter_with_unit_default_and_meaning)
 }
 
 BOOST_AUTO_TEST_CASE(overrides_show_in_config_and_explain) {
-    auto r = run_starfish({"config", "--set", "machine.cp_count=8", "--explain", "machine.cp_count"});
+    auto r =
+        run_starfish({"config", "--set", "machine.cp_count=8", "--explain", "machine.cp_count"});
     BOOST_REQUIRE(r.exit_status == 0);
     BOOST_TEST(contains(r.out, "value:      8"));
     BOOST_TEST(contains(r.out, "default:    16"));

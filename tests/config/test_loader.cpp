@@ -67,10 +67,10 @@ BOOST_AUTO_TEST_CASE(later_layers_override_earlier_ones) {
     apply_file(cfg, over.path);
     apply_override(cfg, "disk.rpm=7200");
     apply_override(cfg, "disk.rpm=7201");
-    BOOST_TEST(cfg.get_int("machine.cp_count") == 2);   // second file wins
-    BOOST_TEST(cfg.get_int("machine.iop_count") == 4);  // first file survives
-    BOOST_TEST(cfg.get_real("disk.rpm") == 7201.0);     // last --set wins over files
-    BOOST_TEST(cfg.get_bool("fs.presort"));             // default survives
+    BOOST_TEST(cfg.get_int("machine.cp_count") == 2);  // second file wins
+    BOOST_TEST(cfg.get_int("machine.iop_count") == 4); // first file survives
+    BOOST_TEST(cfg.get_real("disk.rpm") == 7201.0);    // last --set wins over files
+    BOOST_TEST(cfg.get_bool("fs.presort"));            // default survives
     BOOST_TEST(cfg.source("machine.cp_count") == over.path);
     BOOST_TEST(cfg.source("disk.rpm") == "--set disk.rpm");
     BOOST_TEST(cfg.source("fs.presort") == "default");
@@ -79,8 +79,9 @@ BOOST_AUTO_TEST_CASE(later_layers_override_earlier_ones) {
 BOOST_AUTO_TEST_CASE(malformed_json_names_file_line_and_column) {
     Registry reg = sample_registry();
     Config cfg(reg);
-    std::string e = error_of(
-        [&] { apply_json_text(cfg, "{\n  \"machine\": {\n    \"cp_count\": 8,\n  }\n}", "f.json"); });
+    std::string e = error_of([&] {
+        apply_json_text(cfg, "{\n  \"machine\": {\n    \"cp_count\": 8,\n  }\n}", "f.json");
+    });
     BOOST_TEST(contains(e, "f.json:4:"));
     BOOST_TEST(contains(e, "malformed JSON"));
     e = error_of([&] { apply_json_text(cfg, "[1, 2]", "g.json"); });
@@ -93,7 +94,8 @@ BOOST_AUTO_TEST_CASE(malformed_json_names_file_line_and_column) {
 BOOST_AUTO_TEST_CASE(file_errors_name_the_file_and_key) {
     Registry reg = sample_registry();
     Config cfg(reg);
-    std::string e = error_of([&] { apply_json_text(cfg, R"({"machine": {"cpcount": 8}})", "x.json"); });
+    std::string e =
+        error_of([&] { apply_json_text(cfg, R"({"machine": {"cpcount": 8}})", "x.json"); });
     BOOST_TEST(contains(e, "x.json"));
     BOOST_TEST(contains(e, "'machine.cpcount'"));
     BOOST_TEST(contains(e, "did you mean 'machine.cp_count'"));

@@ -48,8 +48,7 @@ BOOST_AUTO_TEST_CASE(defaults_are_the_initial_values) {
 
 BOOST_AUTO_TEST_CASE(declaring_a_bad_default_or_a_duplicate_is_a_programming_error) {
     Registry reg = sample_registry();
-    BOOST_CHECK_THROW(reg.add_int("disk.cylinders", 1, "", {1, 2}, "again", "x"),
-                      std::logic_error);
+    BOOST_CHECK_THROW(reg.add_int("disk.cylinders", 1, "", {1, 2}, "again", "x"), std::logic_error);
     BOOST_CHECK_THROW(reg.add_int("x.bad", 5, "", {1, 2}, "out of its own range", "x"),
                       ConfigError);
 }
@@ -60,8 +59,8 @@ BOOST_AUTO_TEST_CASE(wrong_types_are_rejected_naming_the_key) {
     std::string e = error_of([&] { cfg.set("disk.cylinders", json("many"), "t"); });
     BOOST_TEST(contains(e, "'disk.cylinders'"));
     BOOST_TEST(contains(e, "integer"));
-    BOOST_TEST(contains(error_of([&] { cfg.set("disk.cylinders", json(3.5), "t"); }),
-                        "disk.cylinders"));
+    BOOST_TEST(
+        contains(error_of([&] { cfg.set("disk.cylinders", json(3.5), "t"); }), "disk.cylinders"));
     BOOST_TEST(contains(error_of([&] { cfg.set("fs.presort", json(1), "t"); }), "boolean"));
     BOOST_TEST(contains(error_of([&] { cfg.set("disk.rpm", json(true), "t"); }), "disk.rpm"));
     BOOST_TEST(contains(error_of([&] { cfg.set("fs.kind", json(3), "t"); }), "fs.kind"));

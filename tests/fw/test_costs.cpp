@@ -107,8 +107,8 @@ BOOST_AUTO_TEST_CASE(memget_paths_match_spec_section_2) {
             BOOST_TEST(pc.tx_free_reads == 0u);
             BOOST_TEST(pc.call >= 51u);
             BOOST_TEST(pc.call <= 66u);
-            BOOST_TEST(pc.call == 58u);     // 44 firmware + 7 TX writes x 2
-            BOOST_TEST(pc.handler == 103u); // the data leaves by background DMA
+            BOOST_TEST(pc.call == 58u);          // 44 firmware + 7 TX writes x 2
+            BOOST_TEST(pc.handler == 103u);      // the data leaves by background DMA
             BOOST_TEST(pc.ret == 58u + w + 15u); // "+ 1/word + wakeup", paid by the handler
             BOOST_TEST(pc.wakeup == 0u);
             BOOST_TEST(pc.handler_parts["reg_write"] == 16u);

@@ -27,7 +27,7 @@ typedef struct hal hal_t; /* one per node, owned by the binding */
 typedef enum hal_role { HAL_ROLE_CP = 0, HAL_ROLE_IOP = 1 } hal_role_t;
 
 /* ---- identity -------------------------------------------------------------- */
-unsigned hal_node_id(hal_t *h);    /* 0 … node_count-1; CPs first, then IOPs */
+unsigned hal_node_id(hal_t *h); /* 0 … node_count-1; CPs first, then IOPs */
 hal_role_t hal_role(hal_t *h);
 unsigned hal_role_index(hal_t *h); /* k for CP k or IOP k */
 unsigned hal_cp_count(hal_t *h);
