@@ -118,6 +118,14 @@ void FlitTorusNetwork::step() {
             w->retry = retry;
         }
     }
+    std::vector<Worm *> arrivals;
+    arrivals.swap(arrivals_);
+    std::sort(arrivals.begin(), arrivals.end(), [](const Worm *a, const Worm *b) {
+        return a->inj.pkt->dst_router < b->inj.pkt->dst_router;
+    });
+    for (Worm *w : arrivals) {
+        report_arriving(w->inj.pkt->dst_router, *w->inj.pkt);
+    }
 
     // Freed VCs.
     for (Channel &c : channels_) {
@@ -242,6 +250,10 @@ void FlitTorusNetwork::step() {
         if (cross.size() == 1) {
             record_head(int(ch), now - w.head_ready[hop]);
         }
+        if (hop == w.last_hop && wants_arriving(*w.inj.pkt, w.inj.flits) &&
+            cross.size() == w.inj.pkt->early_flits) {
+            arrivals_.push_back(&w);
+        }
         if (cross.size() == w.inj.flits) {
             if (hop == w.last_hop) {
                 deliveries_.push_back(&w);
@@ -257,7 +269,7 @@ void FlitTorusNetwork::step() {
         }
     }
 
-    if (!worms_.empty() || !injected_.empty() || !deliveries_.empty()) {
+    if (!worms_.empty() || !injected_.empty() || !deliveries_.empty() || !arrivals_.empty()) {
         keep_ticking();
     }
 }

@@ -59,6 +59,7 @@ private:
     std::vector<std::unique_ptr<Worm>> worms_; // accepted and not yet delivered
     std::vector<int> injected_;                // routers whose injection tail crossed last cycle
     std::vector<Worm *> deliveries_;           // worms whose tail crossed an ejection last cycle
+    std::vector<Worm *> arrivals_; // worms whose early_flits crossed an ejection last cycle
     sc_core::sc_event tick_;
     bool ticking_ = false;
     uint64_t cycles_simulated_ = 0;

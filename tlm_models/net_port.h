@@ -14,15 +14,20 @@
 namespace starfish::net {
 
 struct Packet {
-    uint64_t id = 0;       // unique within a run (assigned by the sender), for traces
-    int src_router = 0;    // router ids: y * width + x
+    uint64_t id = 0;    // unique within a run (assigned by the sender), for traces
+    int src_router = 0; // router ids: y * width + x
     int dst_router = 0;
-    uint64_t tag = 0;      // opaque to the network; returned in PacketEndpoint::injected
+    uint64_t tag = 0;             // opaque to the network; returned in PacketEndpoint::injected
     std::vector<uint8_t> payload; // the bytes after the two head flits (hw/packet.h)
     // Virtual-channel lane within the packet's dateline class, taken modulo net.vcs
     // (length flit bits [23:20], hw/packet.h). Packets of one source/destination pair
     // stay in order within a lane; 0 (the only lane when net.vcs = 1) by default.
     uint8_t lane = 0;
+    // Cut-through reception: the destination's endpoint wants arriving() once the
+    // first early_flits flits (head first) have crossed its ejection channel, at the
+    // start of the next cycle. 0, or at least flits(), asks for nothing (deliver()
+    // comes at the tail anyway).
+    uint32_t early_flits = 0;
 
     uint32_t flits() const { return hw_packet_flits(static_cast<uint32_t>(payload.size())); }
 };
@@ -41,6 +46,11 @@ public:
     // The tail flit of the packet with this tag has left the local injection port:
     // the sender's buffer may be reused.
     virtual void injected(uint64_t tag) = 0;
+    // The first pkt.early_flits flits of a packet have arrived (see Packet). The
+    // endpoint may read what they carry (the object holds the whole payload; only
+    // the first early_flits flits' worth has physically arrived) but not take the
+    // packet: deliver() still follows when the tail arrives, and may still refuse.
+    virtual void arriving(const Packet &pkt) { (void)pkt; }
 };
 
 class Network {

@@ -130,11 +130,17 @@ void declare_network_interface_params(config::Registry &reg) {
                 "DMA bandwidth between node memory and the network interface",
                 "derived: SPEC.md §2 Memput end to end costs 1 us more per 50 words, "
                 "i.e. 200 bytes per 50 cycles = 4 bytes per cycle");
-    reg.add_int("ni.descriptor_setup_cycles", 10, "cycles", {0, 100000},
-                "send engine cycles to start a descriptor", kNiProvenance);
-    reg.add_int("ni.packet_setup_cycles", 4, "cycles", {0, 100000},
+    reg.add_int("ni.descriptor_setup_cycles", 4, "cycles", {0, 100000},
+                "send engine cycles to start a descriptor (fetch it, build the frame)",
+                "estimate: not published; a few cycles to fetch the six-word descriptor, "
+                "kept small so that the end-to-end Memput constant (call + handler + return "
+                "+ two network traversals, docs/machine.md) matches SPEC.md §2's 5 us");
+    reg.add_int("ni.packet_setup_cycles", 1, "cycles", {0, 100000},
                 "DMA cycles to start each packet's body transfer (send and receive)",
-                kNiProvenance);
+                "estimate: not published; one cycle to load a DMA address, so that a "
+                "deposit started at RX_CMD is done by the handler's RX_POP (one interrupt "
+                "per Memput, SPEC.md §2 handler 91 + 1/word) and the end-to-end Memput "
+                "constant matches SPEC.md §2 (docs/machine.md)");
     reg.add_check([](const config::Config &cfg) -> std::string {
         if (cfg.get_int("ni.rx_buffer_bytes") < cfg.get_int("ni.max_packet_payload_bytes")) {
             return "ni.rx_buffer_bytes = " + std::to_string(cfg.get_int("ni.rx_buffer_bytes")) +
@@ -155,6 +161,7 @@ NetworkInterfaceParams NetworkInterfaceParams::from(const config::Config &cfg) {
     p.dma_bytes_per_cycle = static_cast<uint32_t>(cfg.get_int("ni.dma_bytes_per_cycle"));
     p.descriptor_setup_cycles = static_cast<uint32_t>(cfg.get_int("ni.descriptor_setup_cycles"));
     p.packet_setup_cycles = static_cast<uint32_t>(cfg.get_int("ni.packet_setup_cycles"));
+    p.flit_bytes = static_cast<uint32_t>(cfg.get_int("net.flit_bytes"));
     return p;
 }
 
@@ -446,8 +453,34 @@ void NetworkInterface::push_descriptor(uint32_t flags) {
     irqs_changed();
 }
 
+// Cycles between building a packet's header (its body DMA starts then) and
+// offering it, so that no flit crosses the injection channel before the DMA has
+// read its bytes: flit i (the head is flit 0) crosses at the earliest 1 + i
+// cycles after the offer, and needs the body bytes up to the end of its payload
+// slice. When the DMA is at least as fast as the link the first body flit is the
+// tightest, otherwise the last ones are: checking those is enough.
+uint64_t NetworkInterface::offer_delay_cycles(uint32_t body_start, uint32_t frag) const {
+    if (frag == 0) {
+        return 0;
+    }
+    const uint64_t f = params_.flit_bytes;
+    const uint64_t first = 2 + body_start / f;                 // flit holding body byte 0
+    const uint64_t last = 1 + (body_start + frag + f - 1) / f; // the tail
+    uint64_t delay = 0;
+    for (uint64_t i : {first, last > first ? last - 1 : first, last}) {
+        uint64_t end = std::min<uint64_t>((i - 1) * f, uint64_t(body_start) + frag);
+        uint64_t need = end > body_start ? end - body_start : 0;
+        uint64_t ready = dma_cycles(static_cast<uint32_t>(need));
+        if (ready > 1 + i) {
+            delay = std::max(delay, ready - 1 - i);
+        }
+    }
+    return delay;
+}
+
 void NetworkInterface::tx_engine() {
     const uint32_t max_payload = params_.max_packet_payload_bytes;
+    uint64_t dma_free_ps = 0; // the DMA has read the previous fragment by then
     for (;;) {
         while (tx_engine_serial_ >= next_tx_serial_) {
             sc_core::wait(tx_work_);
@@ -469,18 +502,31 @@ void NetworkInterface::tx_engine() {
             uint32_t room = max_payload - HW_NI_FRAME_BYTES - hdr_bytes;
             uint32_t frag = std::min(body_bytes - offset, room);
             bool last = offset + frag == body_bytes;
-            uint64_t cycles = setup_cycles + params_.packet_setup_cycles + dma_cycles(frag);
+            // Setups start once the DMA is free; the body DMA starts when the header
+            // is built, and the packet is offered while it runs (cut-through).
+            const uint64_t now = sc_core::sc_time_stamp().value();
+            const uint64_t built =
+                std::max(now, dma_free_ps) + cycles_ps(setup_cycles + params_.packet_setup_cycles);
+            const uint64_t offer =
+                built + cycles_ps(offer_delay_cycles(HW_NI_FRAME_BYTES + hdr_bytes, frag));
+            dma_free_ps = built + cycles_ps(dma_cycles(frag));
             setup_cycles = 0;
-            if (cycles > 0) {
-                sc_core::wait(sc_core::sc_time::from_value(cycles_ps(cycles)));
+            if (offer > now) {
+                sc_core::wait(sc_core::sc_time::from_value(offer - now));
             }
-            // The body fragment is read from memory now, at the end of its DMA.
+            // The whole fragment is read from memory now, when the packet is offered
+            // (docs/node.md, "Timing of one message").
             auto pkt = std::make_unique<net::Packet>();
             pkt->id = (static_cast<uint64_t>(node_id_) << 40) | next_packet_id_++;
             pkt->src_router = router_;
             pkt->dst_router = node_routers_[dest];
             pkt->tag = serial << 1 | (last ? 1u : 0u);
             pkt->payload.resize(HW_NI_FRAME_BYTES + hdr_bytes + frag);
+            if (first && frag > 0) {
+                // The receiver may act once the frame and software header are in.
+                pkt->early_flits = 2 + (HW_NI_FRAME_BYTES + hdr_bytes + params_.flit_bytes - 1) /
+                                           params_.flit_bytes;
+            }
             uint8_t *p = pkt->payload.data();
             put_le32(p, HW_NI_FRAME_W0(node_id_, seq));
             put_le32(p + 4,
@@ -593,7 +639,95 @@ void NetworkInterface::flush_done_records() {
     }
 }
 
+void NetworkInterface::arriving(const net::Packet &pkt) {
+    // Anything unusual is left to deliver(), which refuses or reports it.
+    const std::vector<uint8_t> &p = pkt.payload;
+    if (cut_through_.active || !(ctrl_ & HW_NI_CTRL_ENABLE) || p.size() < HW_NI_FRAME_BYTES) {
+        return;
+    }
+    const uint32_t w0 = get_le32(p.data()), w1 = get_le32(p.data() + 4);
+    const uint32_t body_bytes = get_le32(p.data() + 8), offset = get_le32(p.data() + 12);
+    const uint32_t src = HW_NI_FRAME_SRC(w0);
+    const bool first = (w1 & HW_NI_FRAME_FIRST) != 0, last = (w1 & HW_NI_FRAME_LAST) != 0;
+    const uint32_t hdr_bytes = w1 & 0xffu;
+    if (!first || hdr_bytes > HW_NI_HDR_MAX_BYTES || p.size() < HW_NI_FRAME_BYTES + hdr_bytes ||
+        offset != 0 || body_bytes == 0 || reassembly_.count(src) != 0) {
+        return;
+    }
+    const uint32_t frag = static_cast<uint32_t>(p.size()) - HW_NI_FRAME_BYTES - hdr_bytes;
+    if (frag > body_bytes || (last && frag != body_bytes) || (!last && frag == body_bytes) ||
+        rx_count_ >= rx_ring_slots_ || !pending_done_.empty() ||
+        frag > params_.rx_buffer_bytes - rx_buffered_) {
+        return;
+    }
+    // Committed: the HEADER record now, the fragment's buffer space reserved.
+    const uint32_t handle = allocate_handle();
+    RxMessage &m = rx_messages_[handle];
+    m.handle = handle;
+    m.src = src;
+    m.body_bytes = body_bytes;
+    m.inflight = frag;
+    if (!last) {
+        reassembly_[src] =
+            Reassembly{static_cast<uint16_t>(HW_NI_FRAME_SEQ(w0)), handle, body_bytes, frag};
+    }
+    buffer_add(frag);
+    hw_ni_rx_record_t rec;
+    std::memset(&rec, 0, sizeof rec);
+    rec.kind = HW_NI_REC_HEADER;
+    rec.src_node = src;
+    rec.handle = handle;
+    rec.hdr_bytes = hdr_bytes;
+    rec.body_bytes = body_bytes;
+    std::memcpy(rec.header, p.data() + HW_NI_FRAME_BYTES, hdr_bytes);
+    write_record(rec);
+    ++stats_.messages_received;
+    cut_through_ = CutThrough{true, pkt.id, handle, frag, HW_NI_FRAME_BYTES + hdr_bytes};
+}
+
+// The tail of a packet committed at arriving(): never refused.
+bool NetworkInterface::deliver_cut_through(net::PacketPtr &pkt) {
+    const CutThrough ct = cut_through_;
+    cut_through_.active = false;
+    ++stats_.packets_received;
+    stats_.body_bytes_received += ct.length;
+    RxMessage &m = rx_messages_.at(ct.handle);
+    m.arrived += ct.length;
+    m.inflight = 0;
+    Fragment f;
+    f.body_offset = 0;
+    f.length = ct.length;
+    f.start = ct.start;
+    if (m.state == RxState::Discarded) {
+        stats_.body_bytes_discarded += ct.length; // its space was freed at DISCARD
+        finish_if_complete(m);
+    } else if (m.state == RxState::Waiting) {
+        f.bytes = std::move(pkt->payload);
+        m.buffered.push_back(std::move(f));
+    } else {
+        // ACCEPTed while arriving: its deposit job is queued, waiting for the tail.
+        auto job = std::find_if(dma_jobs_.begin(), dma_jobs_.end(), [&](const DmaJob &j) {
+            return j.handle == ct.handle && !j.arrived;
+        });
+        if (job == dma_jobs_.end()) {
+            model_error(node_prefix() + "no deposit waits for the fragment of handle " +
+                        std::to_string(ct.handle));
+            return false;
+        }
+        f.bytes = std::move(pkt->payload);
+        job->fragment = std::move(f);
+        job->arrived = true;
+        job->tail_ps = sc_core::sc_time_stamp().value();
+        tail_arrived_.notify();
+    }
+    pkt.reset();
+    return true;
+}
+
 bool NetworkInterface::deliver(net::PacketPtr &pkt) {
+    if (cut_through_.active && pkt->id == cut_through_.packet_id) {
+        return deliver_cut_through(pkt);
+    }
     const std::vector<uint8_t> &p = pkt->payload;
     if (p.size() < HW_NI_FRAME_BYTES) {
         model_error(node_prefix() + "packet of " + std::to_string(p.size()) +
@@ -701,7 +835,7 @@ bool NetworkInterface::deliver(net::PacketPtr &pkt) {
             if (m.state == RxState::Waiting) {
                 m.buffered.push_back(std::move(f));
             } else {
-                dma_jobs_.push_back(DmaJob{handle, std::move(f)});
+                dma_jobs_.push_back(DmaJob{handle, std::move(f), true, 0});
                 dma_work_.notify();
             }
         }
@@ -743,7 +877,8 @@ void NetworkInterface::rx_command(uint32_t value) {
             stats_.body_bytes_discarded += f.length;
         }
         m.buffered.clear();
-        finish_if_complete(m); // may erase m
+        buffer_release(m.inflight); // the arriving fragment will be dropped
+        finish_if_complete(m);      // may erase m
         space_returned();
         return;
     }
@@ -759,9 +894,17 @@ void NetworkInterface::rx_command(uint32_t value) {
     m.body_addr = rx_body_addr_;
     m.cookie = rx_cookie_;
     for (Fragment &f : m.buffered) {
-        dma_jobs_.push_back(DmaJob{handle, std::move(f)});
+        dma_jobs_.push_back(DmaJob{handle, std::move(f), true, 0});
     }
     m.buffered.clear();
+    if (m.inflight > 0) {
+        // Deposited as it arrives: the job waits for the tail (deliver_cut_through).
+        DmaJob job;
+        job.handle = handle;
+        job.fragment.length = m.inflight;
+        job.arrived = false;
+        dma_jobs_.push_back(std::move(job));
+    }
     dma_work_.notify();
 }
 
@@ -792,10 +935,21 @@ void NetworkInterface::rx_dma_engine() {
         while (dma_jobs_.empty()) {
             sc_core::wait(dma_work_);
         }
-        uint64_t cycles =
-            params_.packet_setup_cycles + dma_cycles(dma_jobs_.front().fragment.length);
+        const uint32_t length = dma_jobs_.front().fragment.length;
+        uint64_t cycles = params_.packet_setup_cycles + dma_cycles(length);
         if (cycles > 0) {
             sc_core::wait(sc_core::sc_time::from_value(cycles_ps(cycles)));
+        }
+        // A fragment deposited as it arrives ends one DMA step (its last flit's
+        // bytes) after its tail, if that is later.
+        while (!dma_jobs_.front().arrived) {
+            sc_core::wait(tail_arrived_);
+        }
+        const uint64_t end =
+            dma_jobs_.front().tail_ps + cycles_ps(dma_cycles(std::min(length, params_.flit_bytes)));
+        const uint64_t now = sc_core::sc_time_stamp().value();
+        if (end > now) {
+            sc_core::wait(sc_core::sc_time::from_value(end - now));
         }
         DmaJob job = std::move(dma_jobs_.front());
         dma_jobs_.pop_front();

@@ -3,18 +3,25 @@
 // contract of hw/ni_regs.h, implemented exactly, on a net::Network router's local
 // port (tlm_models/net_port.h).
 //
-// Send engine: descriptors are served in order; per descriptor the engine spends
-// ni.descriptor_setup_cycles, then per packet ni.packet_setup_cycles plus the DMA
-// read of its body fragment at ni.dma_bytes_per_cycle, and offers the packet to
-// the network (try_inject; injection_ready when refused). A descriptor completes
-// when the network reports its last packet's tail injected.
+// Send engine (cut-through): descriptors are served in order; per descriptor the
+// engine spends ni.descriptor_setup_cycles, per packet ni.packet_setup_cycles to
+// build its header, and offers the packet to the network (try_inject;
+// injection_ready when refused) while the DMA still reads its body fragment at
+// ni.dma_bytes_per_cycle, delayed only as much as keeps the flits from overtaking
+// the DMA. A descriptor completes when the network reports its last packet's
+// tail injected.
 //
 // Receive side: packets are taken into a receive buffer of ni.rx_buffer_bytes
-// (body fragments only) or refused when it, or the record ring, is full. A
-// message's body waits there until the firmware answers its handle; accepted
+// (body fragments only) or refused when it, or the record ring, is full. The
+// first packet of a message with a body asks the network for arriving() once its
+// frame and software header are in: if the ring and buffer have room then, the
+// HEADER record is written at once and the packet is committed (its tail is never
+// refused); otherwise it is handled at its tail as any other packet. A message's
+// body waits in the buffer until the firmware answers its handle; accepted
 // fragments are deposited by one receive DMA engine, in order, each costing
-// ni.packet_setup_cycles plus its bytes at ni.dma_bytes_per_cycle. Records are
-// written into the ring in node memory when they are generated (no DMA time).
+// ni.packet_setup_cycles plus its bytes at ni.dma_bytes_per_cycle, and a fragment
+// still arriving finishes no earlier than one DMA step after its tail. Records
+// are written into the ring in node memory when they are generated (no DMA time).
 //
 // docs/node.md lists the decisions the header leaves open.
 
@@ -48,6 +55,7 @@ struct NetworkInterfaceParams {
     uint32_t dma_bytes_per_cycle = 4;
     uint32_t descriptor_setup_cycles = 0;
     uint32_t packet_setup_cycles = 0;
+    uint32_t flit_bytes = 4; // net.flit_bytes: the link's bytes per cycle
 
     static NetworkInterfaceParams from(const config::Config &cfg);
 };
@@ -85,6 +93,7 @@ public:
     // net::PacketEndpoint
     bool deliver(net::PacketPtr &pkt) override;
     void injected(uint64_t tag) override;
+    void arriving(const net::Packet &pkt) override;
 
     const NetworkInterfaceParams &params() const { return params_; }
     const NetworkInterfaceStats &stats() const { return stats_; }
@@ -122,6 +131,15 @@ private:
         uint32_t body_addr = 0;
         uint32_t cookie = 0;
         std::deque<Fragment> buffered; // waiting for the firmware's answer
+        uint32_t inflight = 0;         // bytes of a committed first fragment whose tail is not in
+    };
+    // The first packet of a message taken at arriving(), until its tail is delivered.
+    struct CutThrough {
+        bool active = false;
+        uint64_t packet_id = 0;
+        uint32_t handle = 0;
+        uint32_t length = 0; // its body fragment
+        uint32_t start = 0;  // of the fragment inside the payload
     };
     struct Reassembly {
         uint16_t seq = 0;
@@ -130,8 +148,10 @@ private:
         uint32_t next_offset = 0;
     };
     struct DmaJob {
-        uint32_t handle;
+        uint32_t handle = 0;
         Fragment fragment;
+        bool arrived = true;  // the fragment's tail is in (its bytes are in `fragment`)
+        uint64_t tail_ps = 0; // when it arrived
     };
 
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
@@ -144,6 +164,8 @@ private:
     void error(uint32_t code, const std::string &reg, const std::string &what);
 
     void tx_engine();
+    uint64_t offer_delay_cycles(uint32_t body_start, uint32_t frag) const;
+    bool deliver_cut_through(net::PacketPtr &pkt);
     void retire_descriptors();
     uint32_t tx_free() const { return params_.tx_queue_depth - static_cast<uint32_t>(txq_.size()); }
 
@@ -198,6 +220,8 @@ private:
     std::deque<hw_ni_rx_record_t> pending_done_;          // DONE records waiting for a slot
     std::deque<DmaJob> dma_jobs_;
     sc_core::sc_event dma_work_;
+    sc_core::sc_event tail_arrived_; // a fragment the DMA engine waits for arrived
+    CutThrough cut_through_;
     uint32_t next_handle_ = 0;
     uint64_t rx_buffered_ = 0;
     bool refused_ = false;

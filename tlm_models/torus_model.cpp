@@ -127,6 +127,10 @@ void TorusModel::report_injected(int router, uint64_t tag) {
     }
 }
 
+void TorusModel::report_arriving(int router, const Packet &pkt) {
+    endpoints_[router]->arriving(pkt);
+}
+
 TorusModel::Delivery TorusModel::deliver(int router, PacketPtr &pkt, const Injection &info,
                                          int hops, int64_t &retry_cycle) {
     retry_cycle = kNever;

@@ -11,7 +11,8 @@
 // crossing its injection channel in cycle c + 1 + noise. At the start of each cycle
 // the engine first reports the packets whose tail left an injection port in the
 // previous cycle (injected(), injection_ready), then delivers the packets whose
-// tail crossed an ejection channel in the previous cycle (deliver()), each group in
+// tail crossed an ejection channel in the previous cycle (deliver()), then reports
+// the packets whose first early_flits flits did so (arriving()), each group in
 // router order; only then does it decide the cycle's flit movements.
 
 #include "tlm_models/net_params.h"
@@ -81,6 +82,14 @@ protected:
     // deliver() (else left at kNever).
     Delivery deliver(int router, PacketPtr &pkt, const Injection &info, int hops,
                      int64_t &retry_cycle);
+
+    // Flit early_flits - 1 of a packet crossed the router's ejection channel in
+    // cycle-1: calls the endpoint's arriving().
+    void report_arriving(int router, const Packet &pkt);
+    // Whether a packet asks for arriving() (early_flits in 1 .. flits-1).
+    static bool wants_arriving(const Packet &pkt, uint32_t flits) {
+        return pkt.early_flits > 0 && pkt.early_flits < flits;
+    }
 
     void record_head(int channel, int64_t wait) {
         stats_.channels[channel].packets += 1;

@@ -252,6 +252,13 @@ void TorusNetwork::start(Seg &s, int64_t now) {
     c.sender = &s;
     c.last_vc = s.vc;
     trace_channel(s.channel, true, s.vc);
+    // A run of the eject hop that includes flit early_flits - 1 reports it the
+    // cycle after it crosses; the event checks that the run got that far.
+    const Packet &pkt = *s.worm->inj.pkt;
+    if (s.hop == s.worm->last_hop && wants_arriving(pkt, flits(s)) &&
+        s.count < int32_t(pkt.early_flits)) {
+        schedule(now + (int32_t(pkt.early_flits) - 1 - s.count) + 1, Ev::Arriving, &s);
+    }
     if (s.count == 0) {
         record_head(s.channel, now - s.head_ready);
         if (s.hop < s.worm->last_hop) {
@@ -322,6 +329,11 @@ void TorusNetwork::step() {
         case Ev::Release:
             releases_now_.emplace_back(e.channel, e.vc);
             break;
+        case Ev::Arriving:
+            if (cross_cycle(*e.seg, int32_t(e.seg->worm->inj.pkt->early_flits) - 1) == now - 1) {
+                arrivals_.push_back(e.seg);
+            }
+            break;
         }
     }
 
@@ -389,6 +401,12 @@ void TorusNetwork::step() {
         }
     }
     deliveries_.clear();
+    std::sort(arrivals_.begin(), arrivals_.end(),
+              [](const Seg *a, const Seg *b) { return a->channel < b->channel; });
+    for (Seg *s : arrivals_) {
+        report_arriving(s->worm->inj.pkt->dst_router, *s->worm->inj.pkt);
+    }
+    arrivals_.clear();
 
     // Freed VCs, then heads that are ready to request one.
     for (auto [ch, vc] : releases_now_) {

@@ -77,7 +77,7 @@ private:
         int last_vc = -1;            // VC that sent last (round robin)
         bool dirty = false;
     };
-    enum class Ev : uint8_t { Check, HeadReady, Release };
+    enum class Ev : uint8_t { Check, HeadReady, Release, Arriving };
     struct Event {
         int64_t cycle;
         uint64_t seq;
@@ -131,6 +131,7 @@ private:
     std::vector<Seg *> recompute_;
     std::vector<int> injected_;
     std::vector<Seg *> deliveries_;
+    std::vector<Seg *> arrivals_;     // eject hops whose early_flits crossed last cycle
     std::vector<Worm *> graveyard_;   // delivered, deleted once no event refers to them
     std::unordered_set<Worm *> live_; // every worm, for the destructor
 };

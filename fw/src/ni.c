@@ -334,7 +334,7 @@ static void rx_irq(hal_t *h, void *arg) {
         hal_cycles(h, ni->cfg.rx_record_cycles);
         if (rec->kind == HW_NI_REC_HEADER) {
             ni->stats.headers++;
-            fw_ni_answer_t ans = {HW_NI_RX_DISCARD, 0, 0};
+            fw_ni_answer_t ans = {HW_NI_RX_DISCARD, 0, 0, 0};
             ni->ops.header(ni->ops.arg, rec, &ans);
             if (rec->handle != HW_NI_NONE) {
                 if (ans.op == HW_NI_RX_ACCEPT || ans.op == HW_NI_RX_ACCEPT_NOTIFY) {
@@ -344,6 +344,9 @@ static void rx_irq(hal_t *h, void *arg) {
                     ni_write(ni, HW_NI_REG_RX_COOKIE, ans.cookie);
                 }
                 ni_write(ni, HW_NI_REG_RX_CMD, HW_NI_RX_CMD(ans.op, rec->handle));
+                if (ans.overlap_cycles > 0) {
+                    hal_cycles(h, ans.overlap_cycles);
+                }
             }
         } else if (rec->kind == HW_NI_REC_DONE) {
             ni->stats.dones++;

@@ -21,7 +21,8 @@ struct Record {
     int src = 0, dst = 0, lane = 0;
     uint64_t seq = 0;
     uint32_t bytes = 0;
-    int64_t accepted = -1, injected = -1, delivered = -1;
+    uint32_t early_flits = 0;
+    int64_t accepted = -1, injected = -1, delivered = -1, arriving = -1;
 };
 
 class Bench;
@@ -37,6 +38,7 @@ public:
     void start();
     bool deliver(PacketPtr &pkt) override;
     void injected(uint64_t tag) override;
+    void arriving(const Packet &pkt) override;
 
 private:
     void pump();
@@ -66,6 +68,7 @@ public:
             rec.dst = p.dst;
             rec.lane = p.lane;
             rec.bytes = p.payload_bytes;
+            rec.early_flits = p.early_flits;
             rec.seq = seqs[{p.src, p.dst, p.lane % s.params.vcs_per_class}]++;
             records.push_back(rec);
             ports[p.src]->add(i, p);
@@ -120,6 +123,7 @@ void Port::pump() {
         pkt->dst_router = p.dst;
         pkt->tag = id + 1000000;
         pkt->lane = static_cast<uint8_t>(p.lane);
+        pkt->early_flits = p.early_flits;
         pkt->payload.resize(p.payload_bytes);
         for (size_t i = 0; i < pkt->payload.size(); ++i) {
             pkt->payload[i] = payload_byte(id, i);
@@ -148,6 +152,24 @@ void Port::injected(uint64_t tag) {
     r.injected = bench_.net->now_cycle();
 }
 
+// Exactly once per packet that asked for it, at its destination, before its
+// delivery, with the packet intact.
+void Port::arriving(const Packet &pkt) {
+    std::string what = "packet " + std::to_string(pkt.id);
+    if (pkt.id >= bench_.records.size()) {
+        bench_.error("arriving() for unknown " + what);
+        return;
+    }
+    Record &r = bench_.records[pkt.id];
+    const uint32_t flits = bench_.scenario.params.packet_flits(r.bytes);
+    if (r.arriving >= 0 || r.delivered >= 0 || r.dst != router_ || pkt.early_flits == 0 ||
+        pkt.early_flits >= flits || pkt.payload.size() != r.bytes) {
+        bench_.error("arriving() twice, after delivery, unasked or at the wrong router for " +
+                     what);
+    }
+    r.arriving = bench_.net->now_cycle();
+}
+
 bool Port::deliver(PacketPtr &pkt) {
     TorusModel &net = *bench_.net;
     uint64_t attempt = attempts_++;
@@ -170,6 +192,10 @@ bool Port::deliver(PacketPtr &pkt) {
     Record &r = bench_.records[p->id];
     if (r.delivered >= 0) {
         bench_.error(what + " delivered twice");
+    }
+    const uint32_t flits = s.params.packet_flits(r.bytes);
+    if ((r.arriving >= 0) != (p->early_flits > 0 && p->early_flits < flits)) {
+        bench_.error(what + " delivered without the arriving() it asked for (or with one unasked)");
     }
     if (p->dst_router != router_ || r.dst != router_ || p->src_router != r.src) {
         bench_.error(what + " delivered at router " + std::to_string(router_));
@@ -255,7 +281,7 @@ json run_scenario(const Scenario &scenario) {
     if (scenario.record_packets) {
         for (size_t i = 0; i < bench.records.size(); ++i) {
             const Record &r = bench.records[i];
-            packets.push_back(json::array({i, r.accepted, r.injected, r.delivered}));
+            packets.push_back(json::array({i, r.accepted, r.injected, r.delivered, r.arriving}));
         }
     }
     for (size_t i = 0; i < bench.records.size(); ++i) {

@@ -20,6 +20,7 @@ struct ScriptedPacket {
     int dst = 0;
     uint32_t payload_bytes = 0;
     int lane = 0;
+    uint32_t early_flits = 0; // net::Packet::early_flits: ask for arriving()
 };
 
 struct Scenario {
@@ -39,7 +40,8 @@ struct Scenario {
 };
 
 // Result: {"delivered": N, "expected": N, "deadlock": bool, "errors": [..],
-//  "packets": [[id, accept_cycle, injected_cycle, delivered_cycle], ...] (by id),
+//  "packets": [[id, accept_cycle, injected_cycle, delivered_cycle, arriving_cycle], ...]
+//  (by id; arriving_cycle -1 when none was asked for),
 //  "stats": model statistics, "end_cycle": c, "work": events processed (packet
 //  model) or cycles simulated (flit model)}
 nlohmann::json run_scenario(const Scenario &scenario);

@@ -47,6 +47,11 @@ Scenario random_scenario(uint64_t seed) {
         sp.cycle = pick(0, span);
         sp.payload_bytes = uint32_t(pick(0, 1) ? pick(0, 16) : pick(0, 400));
         sp.lane = pick(0, 3);
+        // Cut-through notifications after the head, in the middle, at the tail
+        // (none is due then) or not at all.
+        int flits = int(p.packet_flits(sp.payload_bytes));
+        int how = pick(0, 3);
+        sp.early_flits = uint32_t(how == 0 ? 0 : how == 1 ? 1 : how == 2 ? pick(1, flits) : flits);
         s.packets.push_back(sp);
     }
     // Each source offers its packets in cycle order.
@@ -72,7 +77,7 @@ json run_model(Scenario s, const char *model) {
     return starfish::sim::run_isolated([s] { return run_scenario(s); });
 }
 
-uint64_t blocked_total = 0, refusals_total = 0, contended = 0;
+uint64_t blocked_total = 0, refusals_total = 0, contended = 0, arrivals_total = 0;
 
 void check_equivalent(const Scenario &s) {
     json fast = run_model(s, "packet");
@@ -86,13 +91,17 @@ void check_equivalent(const Scenario &s) {
         const json &a = fast["packets"], &b = ref["packets"];
         BOOST_REQUIRE(a.size() == b.size());
         for (size_t i = 0; i < a.size(); ++i) {
-            BOOST_TEST(a[i] == b[i], "packet [id, accepted, injected, delivered]: packet model "
-                                         << a[i].dump() << ", flit model " << b[i].dump());
+            BOOST_TEST(a[i] == b[i],
+                       "packet [id, accepted, injected, delivered, arriving]: packet model "
+                           << a[i].dump() << ", flit model " << b[i].dump());
             if (a[i] != b[i]) {
                 break;
             }
         }
         BOOST_TEST(fast["stats"] == ref["stats"]);
+    }
+    for (const json &pk : ref["packets"]) {
+        arrivals_total += pk[4].get<int64_t>() >= 0 ? 1 : 0;
     }
     blocked_total += ref["stats"]["blocked_cycles"].get<uint64_t>();
     refusals_total += ref["stats"]["refusals"].get<uint64_t>();
@@ -112,6 +121,7 @@ BOOST_AUTO_TEST_CASE(randomized_scenarios_give_identical_cycles) {
                                               << ", refusals " << refusals_total);
     BOOST_TEST(contended > 300u);
     BOOST_TEST(refusals_total > 100u);
+    BOOST_TEST(arrivals_total > 2000u); // cut-through notifications compared too
 }
 
 BOOST_AUTO_TEST_SUITE_END()

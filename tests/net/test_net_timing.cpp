@@ -39,7 +39,7 @@ json run(const Scenario &s) {
     return r;
 }
 
-// [id, accepted, injected, delivered] -> field
+// [id, accepted, injected, delivered, arriving] -> field
 int64_t accepted(const json &r, int id) {
     return r["packets"][id][1].get<int64_t>();
 }
@@ -48,6 +48,9 @@ int64_t injected(const json &r, int id) {
 }
 int64_t delivered(const json &r, int id) {
     return r["packets"][id][3].get<int64_t>();
+}
+int64_t arriving(const json &r, int id) {
+    return r["packets"][id][4].get<int64_t>();
 }
 
 } // namespace
@@ -69,7 +72,10 @@ BOOST_AUTO_TEST_CASE(zero_load_latency_for_every_pair_of_a_6x6_torus) {
             for (int src = 0; src < 36; ++src) {
                 for (int dst = 0; dst < 36; ++dst) {
                     uint32_t bytes = uint32_t((src * 7 + dst * 3) % 64);
-                    s.packets.push_back({cycle, src, dst, bytes, 0});
+                    // Cut-through notification after 1 .. n-1 flits.
+                    uint32_t n = s.params.packet_flits(bytes);
+                    uint32_t early = 1 + uint32_t(src + dst) % (n - 1);
+                    s.packets.push_back({cycle, src, dst, bytes, 0, early});
                     cycle += 120; // one packet at a time
                 }
             }
@@ -86,6 +92,9 @@ BOOST_AUTO_TEST_CASE(zero_load_latency_for_every_pair_of_a_6x6_torus) {
                                          << " hops");
                     // The tail leaves the injection port n cycles after the head.
                     BOOST_TEST(injected(res, int(i)) == p.cycle + 1 + n);
+                    // The first k flits are in k - n cycles before the tail.
+                    BOOST_TEST(arriving(res, int(i)) - accepted(res, int(i)) ==
+                               expect - (n - p.early_flits));
                 }
                 BOOST_TEST(res["stats"]["blocked_cycles"] == 0);
             }
@@ -101,12 +110,15 @@ BOOST_AUTO_TEST_CASE(two_packets_sharing_a_link_are_serialised) {
         Scenario s = base(model);
         s.params.vcs_per_class = 2;
         const uint32_t bytes = 120, n = s.params.packet_flits(bytes); // 32 flits
-        s.packets.push_back({0, 0, 2, bytes, 0});
-        s.packets.push_back({0, 1, 3, bytes, 1});
+        s.packets.push_back({0, 0, 2, bytes, 0, 5});
+        s.packets.push_back({0, 1, 3, bytes, 1, 5});
         json res = run(s);
         BOOST_TEST_CONTEXT(model) {
             BOOST_TEST(delivered(res, 1) == 4 + n);     // B: zero load (1 + n + 3)
             BOOST_TEST(delivered(res, 0) == 2 * n + 3); // A: after B's n flits on 1.E
+            // Five flits in: B streams; A's head waited, then A streamed too.
+            BOOST_TEST(arriving(res, 1) == 4 + 5);
+            BOOST_TEST(arriving(res, 0) == delivered(res, 0) - (n - 5));
             const json &ch = res["stats"]["channels"];
             TorusTopology topo(6, 6, 2);
             BOOST_TEST(ch[topo.link_channel(1, kEast)]["busy_cycles"] == 2 * n);

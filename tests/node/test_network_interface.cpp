@@ -10,7 +10,9 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <numeric>
+#include <string>
 #include <vector>
 
 using namespace starfish;
@@ -182,30 +184,58 @@ BOOST_AUTO_TEST_CASE(send_queue_and_injection_back_pressure) {
     BOOST_TEST(r["network"]["injection_refusals"].get<uint64_t>() > 0u);
 }
 
-// docs/node.md "Timing of one message".
+// docs/node.md "Timing of one message", on the ideal network (one flit per cycle
+// from the offer, the tail arrives 10 cycles after it left), for the default DMA
+// (as fast as the link), a DMA at half the link rate (the send waits for it) and
+// one at twice the link rate (the deposit waits for the tail).
 BOOST_AUTO_TEST_CASE(timing_of_one_message) {
     const uint32_t body = 1000, hdr = 64;
-    fwt_ni_args_t a = make_args({body}, 1);
-    json r = sim::run_isolated([&] {
-        NodeBenchSpec spec;
-        spec.mains = {fwt_ni_timing_main, fwt_ni_timing_main};
-        spec.contexts = {&a, &a};
-        spec.net.latency_cycles = 10;
-        return testing::run_node_bench(spec);
-    });
-    BOOST_REQUIRE_EQUAL(r["failure"].get<std::string>(), "");
-    BOOST_TEST(exported(r, 1, "body_ok") == 1u);
-    const uint64_t bw = param("ni.dma_bytes_per_cycle");
-    const uint64_t dma = (body + bw - 1) / bw;
-    const uint64_t entry = param("cost.irq_entry_cycles");
-    const uint64_t t_push = exported(r, 0, "t_push");
-    const uint64_t injected =
-        t_push + param("ni.descriptor_setup_cycles") + param("ni.packet_setup_cycles") + dma;
-    const uint64_t tail_left = injected + hw_packet_flits(HW_NI_FRAME_BYTES + hdr + body);
-    BOOST_TEST(exported(r, 0, "tx_done_entry") == tail_left + entry);
-    BOOST_TEST(exported(r, 1, "rx_header_entry") == tail_left + 10 + entry);
-    BOOST_TEST(exported(r, 1, "rx_done_entry") ==
-               exported(r, 1, "t_cmd") + param("ni.packet_setup_cycles") + dma + entry);
+    for (const char *bw_text : {"4", "2", "8"}) {
+        fwt_ni_args_t a = make_args({body}, 1);
+        json r = sim::run_isolated([&] {
+            NodeBenchSpec spec;
+            spec.mains = {fwt_ni_timing_main, fwt_ni_timing_main};
+            spec.contexts = {&a, &a};
+            spec.net.latency_cycles = 10;
+            spec.settings = {{"ni.dma_bytes_per_cycle", bw_text}};
+            return testing::run_node_bench(spec);
+        });
+        BOOST_TEST_CONTEXT("ni.dma_bytes_per_cycle = " << bw_text) {
+            BOOST_REQUIRE_EQUAL(r["failure"].get<std::string>(), "");
+            BOOST_TEST(exported(r, 1, "body_ok") == 1u);
+            const uint64_t bw = std::stoul(bw_text);
+            const uint64_t dma = (body + bw - 1) / bw; // cycles to read or write the body
+            const uint64_t entry = param("cost.irq_entry_cycles");
+            const uint64_t flit = param("net.flit_bytes");
+            const uint64_t flits = hw_packet_flits(HW_NI_FRAME_BYTES + hdr + body); // 272
+            const uint64_t t_push = exported(r, 0, "t_push");
+            // The header is built after the setups; the body DMA starts then.
+            const uint64_t built =
+                t_push + param("ni.descriptor_setup_cycles") + param("ni.packet_setup_cycles");
+            // Offered at once when the DMA keeps up with the link (4 bytes per cycle);
+            // at 2 bytes per cycle the tail (flit 271, crossing 1 + 271 cycles after
+            // the offer) needs the whole body, read 500 cycles after `built`:
+            // offered 500 - 272 = 228 cycles late.
+            const uint64_t offered = built + (bw >= flit ? 0 : dma - flits);
+            const uint64_t tail_left = offered + flits;
+            BOOST_TEST(exported(r, 0, "tx_done_entry") == tail_left + entry);
+            // The HEADER record once the 2 head flits, the 16-byte frame and the
+            // 64-byte header (22 flits) are in, 10 cycles after they left.
+            const uint64_t early = 2 + (HW_NI_FRAME_BYTES + hdr) / flit;
+            BOOST_TEST(exported(r, 1, "rx_header_entry") == offered + early + 10 + entry);
+            // The deposit starts at RX_CMD; it ends after its setup and DMA, but not
+            // before one DMA step (the last flit's 4 bytes) after the tail arrived
+            // (which binds at 8 bytes per cycle).
+            const uint64_t t_cmd = exported(r, 1, "t_cmd");
+            const uint64_t tail_in = tail_left + 10 + (flit + bw - 1) / bw;
+            BOOST_TEST(exported(r, 1, "rx_done_entry") ==
+                       std::max(t_cmd + param("ni.packet_setup_cycles") + dma, tail_in) + entry);
+            BOOST_TEST_MESSAGE("dma " << bw << " B/cycle: push " << t_push << ", offered "
+                                      << offered << ", header entry "
+                                      << exported(r, 1, "rx_header_entry") << ", RX_CMD " << t_cmd
+                                      << ", done entry " << exported(r, 1, "rx_done_entry"));
+        }
+    }
 }
 
 // Every HW_NI_ERR_* is detected, sets ERROR, and stops the run naming node and register.

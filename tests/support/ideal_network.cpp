@@ -1,6 +1,7 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "tests/support/ideal_network.h"
 
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -60,19 +61,32 @@ void IdealNetwork::serialise(int router) {
         while (p.inject.empty()) {
             sc_core::wait(p.kick);
         }
-        uint64_t flits = p.inject.front()->flits();
+        // The destination knows the packet from the head on: its arrival (and the
+        // early notification) are fixed now, in tail-time order.
+        const uint64_t now = sc_core::sc_time_stamp().value();
+        const uint64_t latency_ps = params_.latency_cycles * params_.cycle_ps;
+        net::PacketPtr &front = p.inject.front();
+        const uint64_t flits = front->flits(), tag = front->tag;
+        Arrival a{now + flits * params_.cycle_ps + latency_ps, nullptr};
+        if (front->early_flits > 0 && front->early_flits < flits) {
+            a.early = true;
+            a.early_ps = now + front->early_flits * params_.cycle_ps + latency_ps;
+        }
+        Port &dst = *ports_[front->dst_router];
+        a.pkt = std::move(front);
+        auto pos = dst.arrivals.end();
+        while (pos != dst.arrivals.begin() && std::prev(pos)->time_ps > a.time_ps &&
+               !std::prev(pos)->notified) {
+            --pos;
+        }
+        dst.arrivals.insert(pos, std::move(a));
+        dst.arrive.notify(sc_core::SC_ZERO_TIME);
         sc_core::wait(sc_core::sc_time::from_value(flits * params_.cycle_ps));
-        net::PacketPtr pkt = std::move(p.inject.front());
         p.inject.pop_front();
         p.ready.notify();
         if (p.endpoint != nullptr) {
-            p.endpoint->injected(pkt->tag);
+            p.endpoint->injected(tag);
         }
-        Port &dst = *ports_[pkt->dst_router];
-        uint64_t latency_ps = params_.latency_cycles * params_.cycle_ps;
-        dst.arrivals.push_back(
-            Arrival{sc_core::sc_time_stamp().value() + latency_ps, std::move(pkt)});
-        dst.arrive.notify(sc_core::sc_time::from_value(latency_ps));
     }
 }
 
@@ -83,16 +97,25 @@ void IdealNetwork::eject(int router) {
             sc_core::wait(p.arrive);
             continue;
         }
-        uint64_t now = sc_core::sc_time_stamp().value();
-        if (p.arrivals.front().time_ps > now) {
-            sc_core::wait(sc_core::sc_time::from_value(p.arrivals.front().time_ps - now));
-            continue;
-        }
         if (p.endpoint == nullptr) {
             throw std::logic_error("IdealNetwork: packet for router " + std::to_string(router) +
                                    " which has no endpoint");
         }
-        if (!p.endpoint->deliver(p.arrivals.front().pkt)) {
+        uint64_t now = sc_core::sc_time_stamp().value();
+        Arrival &a = p.arrivals.front();
+        uint64_t due = a.early ? a.early_ps : a.time_ps;
+        if (due > now) {
+            // A packet inserted ahead of this one wakes us earlier.
+            sc_core::wait(sc_core::sc_time::from_value(due - now), p.arrive);
+            continue;
+        }
+        if (a.early) {
+            a.early = false;
+            a.notified = true;
+            p.endpoint->arriving(*a.pkt);
+            continue;
+        }
+        if (!p.endpoint->deliver(a.pkt)) {
             ++refusals_;
             p.blocked = true;
             while (p.blocked) {

@@ -3,9 +3,12 @@
 // serialises the packets offered to it one 32-bit flit per cycle, from a FIFO of
 // `queue_packets` (try_inject refuses when it is full), and each packet reaches
 // its destination a fixed latency after its tail left the source. Per-pair order
-// is kept. A refused delivery blocks that destination's port until
-// endpoint_ready(); nothing is ever dropped. No routing, no contention between
-// sources: the real torus (tlm_models/torus_network) does that.
+// is kept. A packet that asks for arriving() (Packet::early_flits) gets it the
+// same latency after its first early_flits flits left, but not before the
+// packets ahead of it at that destination were delivered; packets that arrive
+// later do not overtake it then (its worm holds the ejection port). A refused delivery blocks that
+// destination's port until endpoint_ready(); nothing is ever dropped. No routing, no contention
+// between sources: the real torus (tlm_models/torus_network) does that.
 
 #include "tlm_models/net_port.h"
 
@@ -40,8 +43,11 @@ public:
 
 private:
     struct Arrival {
-        uint64_t time_ps;
+        uint64_t time_ps; // the tail arrives
         net::PacketPtr pkt;
+        uint64_t early_ps = 0; // arriving() is due (when early)
+        bool early = false;    // arriving() asked for and not yet called
+        bool notified = false; // arriving() called
     };
     struct Port {
         net::PacketEndpoint *endpoint = nullptr;

@@ -37,6 +37,10 @@ typedef struct fw_ni_answer {
     uint32_t op;        /* HW_NI_RX_ACCEPT, HW_NI_RX_ACCEPT_NOTIFY or HW_NI_RX_DISCARD */
     uint32_t body_addr; /* ACCEPT*: node address the NI deposits the body at */
     uint32_t cookie;    /* ACCEPT_NOTIFY: returned in the DONE record */
+    /* CPU cycles the driver charges right after RX_CMD: the handler's work that
+     * overlaps the body's deposit (its per-word cost), so that a short deposit's
+     * DONE record is in the ring by the RX_POP that follows. */
+    uint32_t overlap_cycles;
 } fw_ni_answer_t;
 
 typedef struct fw_ni_ops {
