@@ -57,27 +57,27 @@
 #define HW_NI_RX_RECORD_BYTES 128u
 
 /* ---- registers: byte offsets from HW_NI_BASE, all 32-bit ---------------------- */
-#define HW_NI_REG_ID 0x000u             /* RO  HW_NI_ID_VALUE */
-#define HW_NI_REG_NODE 0x004u           /* RO  this node's id */
-#define HW_NI_REG_CTRL 0x008u           /* RW  HW_NI_CTRL_* (reset 0) */
-#define HW_NI_REG_ERROR 0x00cu          /* RO  first HW_NI_ERR_* seen (sticky; reset 0) */
-#define HW_NI_REG_TX_DEST 0x010u        /* RW  destination node id */
-#define HW_NI_REG_TX_HDR_ADDR 0x014u    /* RW  node address of the software header */
-#define HW_NI_REG_TX_HDR_BYTES 0x018u   /* RW  0..HW_NI_HDR_MAX_BYTES, multiple of 4 */
-#define HW_NI_REG_TX_BODY_ADDR 0x01cu   /* RW  node address of the body */
-#define HW_NI_REG_TX_BODY_BYTES 0x020u  /* RW  0..HW_NI_MAX_BODY_BYTES */
-#define HW_NI_REG_TX_COOKIE 0x024u      /* RW  returned through TX_DONE */
-#define HW_NI_REG_TX_PUSH 0x028u        /* WO  queue a descriptor; value = HW_NI_TX_* */
-#define HW_NI_REG_TX_FREE 0x02cu        /* RO  free send-queue slots */
-#define HW_NI_REG_TX_DONE 0x030u        /* RO, read pops: oldest notified cookie or NONE */
-#define HW_NI_REG_RX_RING_BASE 0x040u   /* RW  ring address, HW_NI_RX_RECORD_BYTES aligned */
-#define HW_NI_REG_RX_RING_SLOTS 0x044u  /* RW  records in the ring, power of two >= 2 */
-#define HW_NI_REG_RX_COUNT 0x048u       /* RO  records waiting to be read */
-#define HW_NI_REG_RX_INDEX 0x04cu       /* RO  slot of the oldest waiting record */
-#define HW_NI_REG_RX_POP 0x050u         /* WO  free the oldest record (any value) */
-#define HW_NI_REG_RX_BODY_ADDR 0x054u   /* RW  where the next accepted body goes */
-#define HW_NI_REG_RX_COOKIE 0x058u      /* RW  cookie of the next ACCEPT_NOTIFY */
-#define HW_NI_REG_RX_CMD 0x05cu         /* WO  HW_NI_RX_CMD(op, handle) */
+#define HW_NI_REG_ID 0x000u            /* RO  HW_NI_ID_VALUE */
+#define HW_NI_REG_NODE 0x004u          /* RO  this node's id */
+#define HW_NI_REG_CTRL 0x008u          /* RW  HW_NI_CTRL_* (reset 0) */
+#define HW_NI_REG_ERROR 0x00cu         /* RO  first HW_NI_ERR_* seen (sticky; reset 0) */
+#define HW_NI_REG_TX_DEST 0x010u       /* RW  destination node id */
+#define HW_NI_REG_TX_HDR_ADDR 0x014u   /* RW  node address of the software header */
+#define HW_NI_REG_TX_HDR_BYTES 0x018u  /* RW  0..HW_NI_HDR_MAX_BYTES, multiple of 4 */
+#define HW_NI_REG_TX_BODY_ADDR 0x01cu  /* RW  node address of the body */
+#define HW_NI_REG_TX_BODY_BYTES 0x020u /* RW  0..HW_NI_MAX_BODY_BYTES */
+#define HW_NI_REG_TX_COOKIE 0x024u     /* RW  returned through TX_DONE */
+#define HW_NI_REG_TX_PUSH 0x028u       /* WO  queue a descriptor; value = HW_NI_TX_* */
+#define HW_NI_REG_TX_FREE 0x02cu       /* RO  free send-queue slots */
+#define HW_NI_REG_TX_DONE 0x030u       /* RO, read pops: oldest notified cookie or NONE */
+#define HW_NI_REG_RX_RING_BASE 0x040u  /* RW  ring address, HW_NI_RX_RECORD_BYTES aligned */
+#define HW_NI_REG_RX_RING_SLOTS 0x044u /* RW  records in the ring, power of two >= 2 */
+#define HW_NI_REG_RX_COUNT 0x048u      /* RO  records waiting to be read */
+#define HW_NI_REG_RX_INDEX 0x04cu      /* RO  slot of the oldest waiting record */
+#define HW_NI_REG_RX_POP 0x050u        /* WO  free the oldest record (any value) */
+#define HW_NI_REG_RX_BODY_ADDR 0x054u  /* RW  where the next accepted body goes */
+#define HW_NI_REG_RX_COOKIE 0x058u     /* RW  cookie of the next ACCEPT_NOTIFY */
+#define HW_NI_REG_RX_CMD 0x05cu        /* WO  HW_NI_RX_CMD(op, handle) */
 
 /* CTRL bits. RX_RING_BASE and RX_RING_SLOTS may change only while ENABLE is 0. */
 #define HW_NI_CTRL_ENABLE (1u << 0)
@@ -98,16 +98,18 @@
 
 /* ERROR codes. */
 #define HW_NI_ERR_NONE 0u
-#define HW_NI_ERR_TX_ADDR 1u      /* header or body range outside node memory */
-#define HW_NI_ERR_TX_SIZE 2u      /* header size misaligned/too large, body too large, or empty message */
-#define HW_NI_ERR_TX_DEST 3u      /* no such node */
-#define HW_NI_ERR_TX_OVERFLOW 4u  /* push while TX_FREE == 0 */
-#define HW_NI_ERR_RX_RING 5u      /* ring misaligned, outside memory, bad slot count, or changed while enabled */
-#define HW_NI_ERR_RX_HANDLE 6u    /* RX_CMD names no waiting message */
-#define HW_NI_ERR_RX_CMD 7u       /* unknown RX_CMD op */
-#define HW_NI_ERR_RX_ADDR 8u      /* accepted body range outside node memory */
-#define HW_NI_ERR_RX_POP 9u       /* RX_POP with no waiting record */
-#define HW_NI_ERR_REG 10u         /* access to an undefined register or a write to a read-only one */
+#define HW_NI_ERR_TX_ADDR 1u /* header or body range outside node memory */
+#define HW_NI_ERR_TX_SIZE                                                                          \
+    2u /* header size misaligned/too large, body too large, or empty message */
+#define HW_NI_ERR_TX_DEST 3u     /* no such node */
+#define HW_NI_ERR_TX_OVERFLOW 4u /* push while TX_FREE == 0 */
+#define HW_NI_ERR_RX_RING                                                                          \
+    5u /* ring misaligned, outside memory, bad slot count, or changed while enabled */
+#define HW_NI_ERR_RX_HANDLE 6u /* RX_CMD names no waiting message */
+#define HW_NI_ERR_RX_CMD 7u    /* unknown RX_CMD op */
+#define HW_NI_ERR_RX_ADDR 8u   /* accepted body range outside node memory */
+#define HW_NI_ERR_RX_POP 9u    /* RX_POP with no waiting record */
+#define HW_NI_ERR_REG 10u      /* access to an undefined register or a write to a read-only one */
 
 /* ---- receive records (written by the NI into the ring) ------------------------ */
 #define HW_NI_REC_HEADER 1u /* first packet of a message arrived */
@@ -147,5 +149,56 @@ _Static_assert(sizeof(hw_ni_rx_record_t) == HW_NI_RX_RECORD_BYTES, "record size"
 #define HW_NI_FRAME_W0(src, seq) ((uint32_t)((src)&0xffffu) | ((uint32_t)((seq)&0xffffu) << 16))
 #define HW_NI_FRAME_SRC(w0) ((unsigned)((w0)&0xffffu))
 #define HW_NI_FRAME_SEQ(w0) ((unsigned)((w0) >> 16))
+
+/* The register's name for error messages ("TX_PUSH"), or NULL for an offset that
+ * is not a register. */
+static inline const char *hw_ni_reg_name(uint32_t offset) {
+    switch (offset) {
+    case HW_NI_REG_ID:
+        return "ID";
+    case HW_NI_REG_NODE:
+        return "NODE";
+    case HW_NI_REG_CTRL:
+        return "CTRL";
+    case HW_NI_REG_ERROR:
+        return "ERROR";
+    case HW_NI_REG_TX_DEST:
+        return "TX_DEST";
+    case HW_NI_REG_TX_HDR_ADDR:
+        return "TX_HDR_ADDR";
+    case HW_NI_REG_TX_HDR_BYTES:
+        return "TX_HDR_BYTES";
+    case HW_NI_REG_TX_BODY_ADDR:
+        return "TX_BODY_ADDR";
+    case HW_NI_REG_TX_BODY_BYTES:
+        return "TX_BODY_BYTES";
+    case HW_NI_REG_TX_COOKIE:
+        return "TX_COOKIE";
+    case HW_NI_REG_TX_PUSH:
+        return "TX_PUSH";
+    case HW_NI_REG_TX_FREE:
+        return "TX_FREE";
+    case HW_NI_REG_TX_DONE:
+        return "TX_DONE";
+    case HW_NI_REG_RX_RING_BASE:
+        return "RX_RING_BASE";
+    case HW_NI_REG_RX_RING_SLOTS:
+        return "RX_RING_SLOTS";
+    case HW_NI_REG_RX_COUNT:
+        return "RX_COUNT";
+    case HW_NI_REG_RX_INDEX:
+        return "RX_INDEX";
+    case HW_NI_REG_RX_POP:
+        return "RX_POP";
+    case HW_NI_REG_RX_BODY_ADDR:
+        return "RX_BODY_ADDR";
+    case HW_NI_REG_RX_COOKIE:
+        return "RX_COOKIE";
+    case HW_NI_REG_RX_CMD:
+        return "RX_CMD";
+    default:
+        return 0;
+    }
+}
 
 #endif /* STARFISH_HW_NI_REGS_H */

@@ -14,55 +14,6 @@ namespace {
 const char *const kNiProvenance = "estimate: not published; calibrated on the contiguous-layout "
                                   "tables (docs/calibration.md)";
 
-const char *register_name(uint32_t offset) {
-    switch (offset) {
-    case HW_NI_REG_ID:
-        return "ID";
-    case HW_NI_REG_NODE:
-        return "NODE";
-    case HW_NI_REG_CTRL:
-        return "CTRL";
-    case HW_NI_REG_ERROR:
-        return "ERROR";
-    case HW_NI_REG_TX_DEST:
-        return "TX_DEST";
-    case HW_NI_REG_TX_HDR_ADDR:
-        return "TX_HDR_ADDR";
-    case HW_NI_REG_TX_HDR_BYTES:
-        return "TX_HDR_BYTES";
-    case HW_NI_REG_TX_BODY_ADDR:
-        return "TX_BODY_ADDR";
-    case HW_NI_REG_TX_BODY_BYTES:
-        return "TX_BODY_BYTES";
-    case HW_NI_REG_TX_COOKIE:
-        return "TX_COOKIE";
-    case HW_NI_REG_TX_PUSH:
-        return "TX_PUSH";
-    case HW_NI_REG_TX_FREE:
-        return "TX_FREE";
-    case HW_NI_REG_TX_DONE:
-        return "TX_DONE";
-    case HW_NI_REG_RX_RING_BASE:
-        return "RX_RING_BASE";
-    case HW_NI_REG_RX_RING_SLOTS:
-        return "RX_RING_SLOTS";
-    case HW_NI_REG_RX_COUNT:
-        return "RX_COUNT";
-    case HW_NI_REG_RX_INDEX:
-        return "RX_INDEX";
-    case HW_NI_REG_RX_POP:
-        return "RX_POP";
-    case HW_NI_REG_RX_BODY_ADDR:
-        return "RX_BODY_ADDR";
-    case HW_NI_REG_RX_COOKIE:
-        return "RX_COOKIE";
-    case HW_NI_REG_RX_CMD:
-        return "RX_CMD";
-    default:
-        return nullptr;
-    }
-}
-
 const char *error_name(uint32_t code) {
     static const char *const names[] = {
         "HW_NI_ERR_NONE",        "HW_NI_ERR_TX_ADDR", "HW_NI_ERR_TX_SIZE",   "HW_NI_ERR_TX_DEST",
@@ -213,7 +164,7 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
     if (trans.get_data_length() != 4 || offset % 4 != 0 || offset >= HW_NI_SIZE ||
         trans.get_byte_enable_ptr() != nullptr || trans.get_streaming_width() < 4) {
-        const char *reg = register_name(static_cast<uint32_t>(offset));
+        const char *reg = hw_ni_reg_name(static_cast<uint32_t>(offset));
         error(HW_NI_ERR_REG, reg != nullptr ? reg : "at offset " + hex(offset),
               "access of " + std::to_string(trans.get_data_length()) + " bytes at offset " +
                   hex(offset) + " (registers are 32-bit, word aligned)");
@@ -293,7 +244,7 @@ uint32_t NetworkInterface::read_register(uint32_t offset) {
 
 void NetworkInterface::write_register(uint32_t offset, uint32_t value) {
     if (is_read_only(offset)) {
-        error(HW_NI_ERR_REG, register_name(offset), "write to a read-only register");
+        error(HW_NI_ERR_REG, hw_ni_reg_name(offset), "write to a read-only register");
         return;
     }
     switch (offset) {
@@ -324,7 +275,7 @@ void NetworkInterface::write_register(uint32_t offset, uint32_t value) {
     case HW_NI_REG_RX_RING_BASE:
     case HW_NI_REG_RX_RING_SLOTS:
         if (ctrl_ & HW_NI_CTRL_ENABLE) {
-            error(HW_NI_ERR_RX_RING, register_name(offset),
+            error(HW_NI_ERR_RX_RING, hw_ni_reg_name(offset),
                   "ring changed while CTRL.ENABLE is set");
             return;
         }

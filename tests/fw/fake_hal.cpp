@@ -475,60 +475,13 @@ struct FakeMachine::Impl {
     }
 
     // ---- the fake NI ----
-    static const char *reg_name(uint32_t off) {
-        switch (off) {
-        case HW_NI_REG_ID:
-            return "ID";
-        case HW_NI_REG_NODE:
-            return "NODE";
-        case HW_NI_REG_CTRL:
-            return "CTRL";
-        case HW_NI_REG_ERROR:
-            return "ERROR";
-        case HW_NI_REG_TX_DEST:
-            return "TX_DEST";
-        case HW_NI_REG_TX_HDR_ADDR:
-            return "TX_HDR_ADDR";
-        case HW_NI_REG_TX_HDR_BYTES:
-            return "TX_HDR_BYTES";
-        case HW_NI_REG_TX_BODY_ADDR:
-            return "TX_BODY_ADDR";
-        case HW_NI_REG_TX_BODY_BYTES:
-            return "TX_BODY_BYTES";
-        case HW_NI_REG_TX_COOKIE:
-            return "TX_COOKIE";
-        case HW_NI_REG_TX_PUSH:
-            return "TX_PUSH";
-        case HW_NI_REG_TX_FREE:
-            return "TX_FREE";
-        case HW_NI_REG_TX_DONE:
-            return "TX_DONE";
-        case HW_NI_REG_RX_RING_BASE:
-            return "RX_RING_BASE";
-        case HW_NI_REG_RX_RING_SLOTS:
-            return "RX_RING_SLOTS";
-        case HW_NI_REG_RX_COUNT:
-            return "RX_COUNT";
-        case HW_NI_REG_RX_INDEX:
-            return "RX_INDEX";
-        case HW_NI_REG_RX_POP:
-            return "RX_POP";
-        case HW_NI_REG_RX_BODY_ADDR:
-            return "RX_BODY_ADDR";
-        case HW_NI_REG_RX_COOKIE:
-            return "RX_COOKIE";
-        case HW_NI_REG_RX_CMD:
-            return "RX_CMD";
-        default:
-            return "(undefined)";
-        }
-    }
 
     [[noreturn]] void ni_error(Node &n, uint32_t code, uint32_t off, const std::string &why) {
         if (n.ni.error == 0) {
             n.ni.error = code;
         }
-        fail(n, std::string("NI register ") + reg_name(off) + ": " + why);
+        const char *reg = hw_ni_reg_name(off);
+        fail(n, std::string("NI register ") + (reg != nullptr ? reg : "(undefined)") + ": " + why);
     }
 
     uint32_t tx_free(Node &n) {
