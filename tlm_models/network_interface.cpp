@@ -574,6 +574,20 @@ uint32_t NetworkInterface::allocate_handle() {
     }
 }
 
+void NetworkInterface::write_header_record(unsigned src, uint32_t handle, uint32_t hdr_bytes,
+                                           uint32_t body_bytes, const uint8_t *header) {
+    hw_ni_rx_record_t rec;
+    std::memset(&rec, 0, sizeof rec);
+    rec.kind = HW_NI_REC_HEADER;
+    rec.src_node = src;
+    rec.handle = handle;
+    rec.hdr_bytes = hdr_bytes;
+    rec.body_bytes = body_bytes;
+    std::memcpy(rec.header, header, hdr_bytes);
+    write_record(rec);
+    ++stats_.messages_received;
+}
+
 void NetworkInterface::write_record(const hw_ni_rx_record_t &rec) {
     uint32_t slot = (rx_index_ + rx_count_) & (rx_ring_slots_ - 1);
     uint8_t *dst =
@@ -623,16 +637,7 @@ void NetworkInterface::arriving(const net::Packet &pkt) {
             Reassembly{static_cast<uint16_t>(HW_NI_FRAME_SEQ(w0)), handle, body_bytes, frag};
     }
     buffer_add(frag);
-    hw_ni_rx_record_t rec;
-    std::memset(&rec, 0, sizeof rec);
-    rec.kind = HW_NI_REC_HEADER;
-    rec.src_node = src;
-    rec.handle = handle;
-    rec.hdr_bytes = hdr_bytes;
-    rec.body_bytes = body_bytes;
-    std::memcpy(rec.header, p.data() + HW_NI_FRAME_BYTES, hdr_bytes);
-    write_record(rec);
-    ++stats_.messages_received;
+    write_header_record(src, handle, hdr_bytes, body_bytes, p.data() + HW_NI_FRAME_BYTES);
     cut_through_ = CutThrough{true, pkt.id, handle, frag, HW_NI_FRAME_BYTES + hdr_bytes};
 }
 
@@ -739,16 +744,7 @@ bool NetworkInterface::deliver(net::PacketPtr &pkt) {
                         " spans several packets");
             return false;
         }
-        hw_ni_rx_record_t rec;
-        std::memset(&rec, 0, sizeof rec);
-        rec.kind = HW_NI_REC_HEADER;
-        rec.src_node = src;
-        rec.handle = handle;
-        rec.hdr_bytes = hdr_bytes;
-        rec.body_bytes = body_bytes;
-        std::memcpy(rec.header, p.data() + HW_NI_FRAME_BYTES, hdr_bytes);
-        write_record(rec);
-        ++stats_.messages_received;
+        write_header_record(src, handle, hdr_bytes, body_bytes, p.data() + HW_NI_FRAME_BYTES);
     } else {
         auto it = reassembly_.find(src);
         if (it == reassembly_.end() || it->second.seq != seq || it->second.next_offset != offset ||

@@ -173,6 +173,9 @@ private:
     bool refuse(uint64_t &reason_counter);
     uint32_t allocate_handle();
     void write_record(const hw_ni_rx_record_t &rec);
+    // The HEADER record of a message whose first packet was accepted (counts it).
+    void write_header_record(unsigned src, uint32_t handle, uint32_t hdr_bytes, uint32_t body_bytes,
+                             const uint8_t *header);
     void flush_done_records();
     void finish_if_complete(RxMessage &m);
     void space_returned();

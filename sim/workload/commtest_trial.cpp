@@ -7,9 +7,8 @@
 #include "fw/apps.h"
 #include "hw/platform/fw_params.h"
 #include "sim/report/statistics.h"
+#include "sim/workload/workload.h"
 #include "tlm_models/torus_topology.h"
-
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -23,13 +22,6 @@ namespace starfish::sim {
 using nlohmann::json;
 
 namespace {
-
-double host_cpu_seconds() {
-    rusage ru{};
-    ::getrusage(RUSAGE_SELF, &ru);
-    return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-           1e-6 * static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-}
 
 // "CP3" / "IOP0" for a node id.
 std::string node_label(platform::Machine &m, int id) {

@@ -13,8 +13,7 @@
 #include "hw/rng.h"
 #include "sim/report/statistics.h"
 #include "sim/workload/transfer_check.h"
-
-#include <sys/resource.h>
+#include "sim/workload/workload.h"
 
 #include <cmath>
 #include <cstdio>
@@ -29,13 +28,6 @@ namespace starfish::sim {
 using nlohmann::json;
 
 namespace {
-
-double host_cpu_seconds() {
-    rusage ru{};
-    ::getrusage(RUSAGE_SELF, &ru);
-    return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-           1e-6 * static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
-}
 
 uint64_t file_bytes_of(const config::Config &cfg) {
     return static_cast<uint64_t>(std::llround(cfg.get_real("workload.file_mb") * 1048576.0));

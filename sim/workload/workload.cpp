@@ -3,6 +3,8 @@
 #include "sim/workload/commtest_trial.h"
 #include "sim/workload/transfer_trial.h"
 
+#include <sys/resource.h>
+
 #include <stdexcept>
 #include <thread>
 
@@ -25,6 +27,13 @@ int trial_parallelism(const config::Config &cfg) {
     }
     unsigned cores = std::thread::hardware_concurrency();
     return cores == 0 ? 1 : static_cast<int>(cores);
+}
+
+double host_cpu_seconds() {
+    rusage ru{};
+    ::getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           1e-6 * static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
 } // namespace starfish::sim

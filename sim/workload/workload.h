@@ -42,4 +42,7 @@ const WorkloadKind &workload_kind(const std::string &name);
 // Trials simulated at once: workload.jobs, or one per host core when 0.
 int trial_parallelism(const config::Config &cfg);
 
+// Host CPU seconds (user + system) this process has used: a trial's host_cpu_s.
+double host_cpu_seconds();
+
 } // namespace starfish::sim
