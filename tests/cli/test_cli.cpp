@@ -1,7 +1,7 @@
 // The starfish command end to end: exit statuses and messages for bad input,
 // `starfish config` listings and JSON output.
 // Arguments (after --): path of the starfish binary, source directory.
-#include "tests/support/process.h"
+#include "tests/support/starfish_cli.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -11,25 +11,10 @@
 #include <unistd.h>
 
 using nlohmann::json;
-using starfish::testing::ProcessResult;
-using starfish::testing::run_process;
+using starfish::testing::contains;
+using starfish::testing::run_starfish;
 
 namespace {
-std::string starfish_bin() {
-    auto &suite = boost::unit_test::framework::master_test_suite();
-    BOOST_REQUIRE_MESSAGE(suite.argc >= 2, "pass the starfish binary after --");
-    return suite.argv[1];
-}
-
-ProcessResult run_starfish(std::vector<std::string> args) {
-    args.insert(args.begin(), starfish_bin());
-    return run_process(args);
-}
-
-bool contains(const std::string &text, const std::string &part) {
-    return text.find(part) != std::string::npos;
-}
-
 std::string temp_file(const std::string &text) {
     char name[] = "/tmp/starfish_cli_XXXXXX";
     int fd = ::mkstemp(name);

@@ -2,7 +2,7 @@
 // prints its measurements and reports "verified": true (exit 0); a commtest that
 // cannot run fails the run naming the node and the parameter (exit 1).
 // Arguments (after --): path of the starfish binary.
-#include "tests/support/process.h"
+#include "tests/support/starfish_cli.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -10,22 +10,8 @@
 #include <regex>
 
 using nlohmann::json;
-using starfish::testing::run_process;
-
-namespace {
-
-starfish::testing::ProcessResult run_starfish(std::vector<std::string> args) {
-    auto &suite = boost::unit_test::framework::master_test_suite();
-    BOOST_REQUIRE_MESSAGE(suite.argc >= 2, "pass the starfish binary after --");
-    args.insert(args.begin(), suite.argv[1]);
-    return run_process(args);
-}
-
-bool contains(const std::string &text, const std::string &part) {
-    return text.find(part) != std::string::npos;
-}
-
-} // namespace
+using starfish::testing::contains;
+using starfish::testing::run_starfish;
 
 BOOST_AUTO_TEST_SUITE(commtest_cli)
 

@@ -2,7 +2,7 @@
 // exit status 1 when data verification fails, and exit status 2 with a message
 // naming the problem for transfers that cannot be set up, before anything runs.
 // Arguments (after --): path of the starfish binary, source directory.
-#include "tests/support/process.h"
+#include "tests/support/starfish_cli.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -13,28 +13,12 @@
 #include <unistd.h>
 
 using nlohmann::json;
-using starfish::testing::ProcessResult;
-using starfish::testing::run_process;
+using starfish::testing::contains;
+using starfish::testing::run_starfish;
 
 namespace {
-std::string starfish_bin() {
-    auto &suite = boost::unit_test::framework::master_test_suite();
-    BOOST_REQUIRE_MESSAGE(suite.argc >= 3, "pass the starfish binary and the source directory");
-    return suite.argv[1];
-}
-
 std::string small_config() {
-    return std::string(boost::unit_test::framework::master_test_suite().argv[2]) +
-           "/sim/configs/small.json";
-}
-
-ProcessResult run_starfish(std::vector<std::string> args) {
-    args.insert(args.begin(), starfish_bin());
-    return run_process(args);
-}
-
-bool contains(const std::string &text, const std::string &part) {
-    return text.find(part) != std::string::npos;
+    return starfish::testing::source_directory() + "/sim/configs/small.json";
 }
 
 std::string temp_name() {

@@ -1,6 +1,6 @@
 // `starfish disk replay` and `starfish disk demerit` end to end.
 // Arguments (after --): path of the starfish binary.
-#include "tests/support/process.h"
+#include "tests/support/starfish_cli.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
@@ -11,25 +11,10 @@
 #include <unistd.h>
 
 using nlohmann::json;
-using starfish::testing::ProcessResult;
-using starfish::testing::run_process;
+using starfish::testing::contains;
+using starfish::testing::run_starfish;
 
 namespace {
-std::string starfish_bin() {
-    auto &suite = boost::unit_test::framework::master_test_suite();
-    BOOST_REQUIRE_MESSAGE(suite.argc >= 2, "pass the starfish binary after --");
-    return suite.argv[1];
-}
-
-ProcessResult run_starfish(std::vector<std::string> args) {
-    args.insert(args.begin(), starfish_bin());
-    return run_process(args);
-}
-
-bool contains(const std::string &text, const std::string &part) {
-    return text.find(part) != std::string::npos;
-}
-
 struct TempDir {
     std::string path;
     TempDir() {

@@ -1,25 +1,13 @@
 // `starfish net traffic` end to end: JSON fields, the sweep, both models agreeing,
 // errors for bad options. Arguments (after --): path of the starfish binary.
-#include "tests/support/process.h"
+#include "tests/support/starfish_cli.h"
 
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
 using nlohmann::json;
-using starfish::testing::ProcessResult;
-using starfish::testing::run_process;
-
-namespace {
-ProcessResult run_starfish(std::vector<std::string> args) {
-    auto &suite = boost::unit_test::framework::master_test_suite();
-    BOOST_REQUIRE_MESSAGE(suite.argc >= 2, "pass the starfish binary after --");
-    args.insert(args.begin(), suite.argv[1]);
-    return run_process(args);
-}
-bool contains(const std::string &text, const std::string &part) {
-    return text.find(part) != std::string::npos;
-}
-} // namespace
+using starfish::testing::contains;
+using starfish::testing::run_starfish;
 
 BOOST_AUTO_TEST_SUITE(net_cli)
 
