@@ -1,4 +1,4 @@
-// Speed and capacity of the torus model (tlm_models/torus_network.h) on the paper's
+// Speed and capacity of the torus model (tlm_models/net/packet_torus.h) on the paper's
 // 6x6 machine: simulated flits and packets per wall second for uniform random
 // traffic (packet-level model, and the flit-level reference for scale), then the
 // uniform-random latency-load curve with its saturation throughput.

@@ -1,6 +1,6 @@
 /* DMA network interface (NI): register map, receive-record format and the framing
  * of messages into network packets. One source of truth for the TLM model
- * (tlm_models/network_interface.*), the firmware driver (fw/) and the Verilog DMA
+ * (tlm_models/node/network_interface.*), the firmware driver (fw/) and the Verilog DMA
  * engine (rtl/).
  *
  * A *message* is a software header of 0..HW_NI_HDR_MAX_BYTES bytes (a multiple of

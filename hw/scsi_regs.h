@@ -1,6 +1,6 @@
 /* SCSI host adapter (one per IOP SCSI bus): register map, command descriptor,
  * the SCSI command subset the HP 97560 model accepts, status bytes and sense
- * codes. One source of truth for the TLM model (tlm_models/scsi_host_adapter.*),
+ * codes. One source of truth for the TLM model (tlm_models/storage/scsi_host_adapter.*),
  * the firmware SCSI driver (fw/) and any Verilog.
  *
  * Adapter k of a node has its 4 KB register window at HW_SCSI_BASE + k *

@@ -5,10 +5,10 @@
 #include "hw/platform/machine_params.h"
 #include "hw/platform/node.h"
 #include "sim/workload_params.h"
-#include "tlm_models/hp97560_disk.h"
-#include "tlm_models/net_params.h"
-#include "tlm_models/scsi_bus.h"
-#include "tlm_models/scsi_host_adapter.h"
+#include "tlm_models/storage/hp97560_disk.h"
+#include "tlm_models/net/net_params.h"
+#include "tlm_models/storage/scsi_bus.h"
+#include "tlm_models/storage/scsi_host_adapter.h"
 
 namespace starfish::sim {
 
@@ -20,9 +20,9 @@ config::Registry build_registry() {
     platform::declare_fs_params(reg);
     net::declare_net_params(reg);
     platform::declare_node_params(reg);
-    tlm_models::declare_disk_params(reg);
-    tlm_models::declare_scsi_bus_params(reg);
-    tlm_models::declare_scsi_adapter_params(reg);
+    storage::declare_disk_params(reg);
+    storage::declare_scsi_bus_params(reg);
+    storage::declare_scsi_adapter_params(reg);
     platform::declare_fw_params(reg);
     return reg;
 }

@@ -2,7 +2,7 @@
 
 #include "hw/node_map.h"
 #include "hw/scsi_regs.h"
-#include "tlm_models/net_params.h"
+#include "tlm_models/net/net_params.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -24,9 +24,9 @@ Machine::Machine(const config::Config &cfg, int trial, const FirmwareSet &firmwa
     for (const auto &s : sites) {
         routers[static_cast<size_t>(s.node)] = s.router;
     }
-    auto disk_params = tlm_models::DiskParams::from(cfg);
-    auto bus_params = tlm_models::ScsiBusParams::from(cfg);
-    auto adapter_params = tlm_models::ScsiAdapterParams::from(cfg);
+    auto disk_params = storage::DiskParams::from(cfg);
+    auto bus_params = storage::ScsiBusParams::from(cfg);
+    auto adapter_params = storage::ScsiAdapterParams::from(cfg);
     for (const auto &s : sites) {
         NodeSetup setup;
         setup.node_id = s.node;
@@ -47,17 +47,17 @@ Machine::Machine(const config::Config &cfg, int trial, const FirmwareSet &firmwa
         Node &n = iop(k);
         std::string prefix = "iop" + std::to_string(k);
         buses_.push_back(
-            std::make_unique<tlm_models::ScsiBus>((prefix + "_scsi").c_str(), bus_params));
-        tlm_models::ScsiBus &bus = *buses_.back();
-        adapters_.push_back(std::make_unique<tlm_models::ScsiHostAdapter>(
+            std::make_unique<storage::ScsiBus>((prefix + "_scsi").c_str(), bus_params));
+        storage::ScsiBus &bus = *buses_.back();
+        adapters_.push_back(std::make_unique<storage::ScsiHostAdapter>(
             (prefix + "_hba").c_str(), adapter_params, n.memory(), bus,
             static_cast<unsigned>(n.setup().node_id), 0u));
-        tlm_models::ScsiHostAdapter &hba = *adapters_.back();
+        storage::ScsiHostAdapter &hba = *adapters_.back();
         hba.irq(n.irq_line(HW_IRQ_SCSI0));
         n.attach_device("scsi0", HW_SCSI_BASE, HW_SCSI_STRIDE, hba.regs);
         for (int d = 0; d < shape_.disks_per_iop; ++d) {
             int global = k * shape_.disks_per_iop + d;
-            disks_.push_back(std::make_unique<tlm_models::Hp97560Disk>(
+            disks_.push_back(std::make_unique<storage::Hp97560Disk>(
                 ("disk" + std::to_string(global)).c_str(), disk_params, bus,
                 static_cast<uint32_t>(global), seed, static_cast<uint64_t>(trial)));
         }

@@ -10,10 +10,10 @@
 #include "hw/config/config.h"
 #include "hw/platform/machine_params.h"
 #include "hw/platform/node.h"
-#include "tlm_models/hp97560_disk.h"
-#include "tlm_models/scsi_bus.h"
-#include "tlm_models/scsi_host_adapter.h"
-#include "tlm_models/torus_model.h"
+#include "tlm_models/storage/hp97560_disk.h"
+#include "tlm_models/storage/scsi_bus.h"
+#include "tlm_models/storage/scsi_host_adapter.h"
+#include "tlm_models/net/torus_base.h"
 
 #include <nlohmann/json.hpp>
 #include <systemc>
@@ -53,11 +53,11 @@ public:
     Node &node(int id) { return *nodes_.at(static_cast<size_t>(id)); }
     int node_count() const { return static_cast<int>(nodes_.size()); }
     // Disk by global id (IOP index * disks_per_iop + local index).
-    tlm_models::Hp97560Disk &disk(int global_id) {
+    storage::Hp97560Disk &disk(int global_id) {
         return *disks_.at(static_cast<size_t>(global_id));
     }
     int disk_count() const { return static_cast<int>(disks_.size()); }
-    net::TorusModel &network() { return *network_; }
+    net::TorusBase &network() { return *network_; }
 
     // First failure of any node (device errors, hal_fail), or "".
     std::string failure() const;
@@ -84,11 +84,11 @@ private:
     const config::Config &cfg_;
     int trial_;
     MachineShape shape_;
-    std::unique_ptr<net::TorusModel> network_;
+    std::unique_ptr<net::TorusBase> network_;
     std::vector<std::unique_ptr<Node>> nodes_;
-    std::vector<std::unique_ptr<tlm_models::ScsiBus>> buses_;
-    std::vector<std::unique_ptr<tlm_models::ScsiHostAdapter>> adapters_;
-    std::vector<std::unique_ptr<tlm_models::Hp97560Disk>> disks_;
+    std::vector<std::unique_ptr<storage::ScsiBus>> buses_;
+    std::vector<std::unique_ptr<storage::ScsiHostAdapter>> adapters_;
+    std::vector<std::unique_ptr<storage::Hp97560Disk>> disks_;
     sc_core::sc_trace_file *trace_file_ = nullptr;
 };
 

@@ -7,15 +7,15 @@
 namespace starfish::platform {
 
 void declare_node_params(config::Registry &reg) {
-    tlm_models::declare_node_memory_params(reg);
-    tlm_models::declare_node_cpu_params(reg);
-    tlm_models::declare_network_interface_params(reg);
+    node::declare_node_memory_params(reg);
+    node::declare_node_cpu_params(reg);
+    node::declare_network_interface_params(reg);
     declare_node_hal_params(reg);
 }
 
 namespace {
 uint32_t memory_size(const NodeSetup &setup, const config::Config &cfg) {
-    return setup.memory_bytes != 0 ? setup.memory_bytes : tlm_models::node_memory_bytes(cfg);
+    return setup.memory_bytes != 0 ? setup.memory_bytes : node::node_memory_bytes(cfg);
 }
 
 NodeIdentity identity_of(const NodeSetup &s) {
@@ -34,8 +34,8 @@ NodeIdentity identity_of(const NodeSetup &s) {
 Node::Node(sc_core::sc_module_name name, const NodeSetup &setup, const config::Config &cfg,
            net::Network &network)
     : sc_core::sc_module(name), setup_(setup), memory_("memory", memory_size(setup, cfg)),
-      cpu_("cpu", tlm_models::NodeCpuParams::from(cfg), setup.node_id),
-      ni_("ni", tlm_models::NetworkInterfaceParams::from(cfg), setup.node_id, memory_, network,
+      cpu_("cpu", node::NodeCpuParams::from(cfg), setup.node_id),
+      ni_("ni", node::NetworkInterfaceParams::from(cfg), setup.node_id, memory_, network,
           setup.router, setup.node_routers),
       irq_lines_("irq_line", HW_IRQ_LINES), bus_("bus"), memory_port_("memory_port") {
     memory_port_.bind(memory_.socket);

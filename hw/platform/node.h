@@ -8,10 +8,10 @@
 #include "hw/config/registry.h"
 #include "hw/platform/node_hal.h"
 #include "hw/platform/placement.h"
-#include "tlm_models/net_port.h"
-#include "tlm_models/network_interface.h"
-#include "tlm_models/node_cpu.h"
-#include "tlm_models/node_memory.h"
+#include "tlm_models/net/net_port.h"
+#include "tlm_models/node/network_interface.h"
+#include "tlm_models/node/node_cpu.h"
+#include "tlm_models/node/node_memory.h"
 
 #include <nlohmann/json.hpp>
 #include <systemc>
@@ -56,9 +56,9 @@ public:
     Node(sc_core::sc_module_name name, const NodeSetup &setup, const config::Config &cfg,
          net::Network &network);
 
-    tlm_models::NodeMemory &memory() { return memory_; }
-    tlm_models::NodeCpu &cpu() { return cpu_; }
-    tlm_models::NetworkInterface &ni() { return ni_; }
+    node::NodeMemory &memory() { return memory_; }
+    node::NodeCpu &cpu() { return cpu_; }
+    node::NetworkInterface &ni() { return ni_; }
     NodeHal &hal() { return *hal_; }
     const NodeSetup &setup() const { return setup_; }
 
@@ -94,9 +94,9 @@ private:
     Result access(bool write, uint32_t addr, uint32_t &value, sc_core::sc_time &delay) override;
 
     NodeSetup setup_;
-    tlm_models::NodeMemory memory_;
-    tlm_models::NodeCpu cpu_;
-    tlm_models::NetworkInterface ni_;
+    node::NodeMemory memory_;
+    node::NodeCpu cpu_;
+    node::NetworkInterface ni_;
     sc_core::sc_vector<IrqLine> irq_lines_;
     tlm_utils::multi_passthrough_initiator_socket<Node> bus_;
     tlm_utils::simple_initiator_socket<Node> memory_port_; // debug access to memory

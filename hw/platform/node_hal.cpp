@@ -37,7 +37,7 @@ HalCosts HalCosts::from(const config::Config &cfg) {
 }
 
 NodeHal::NodeHal(const NodeIdentity &identity, const config::Config &cfg, const HalCosts &costs,
-                 tlm_models::NodeCpu &cpu, tlm_models::NodeMemory &memory, RegisterBus &bus)
+                 node::NodeCpu &cpu, node::NodeMemory &memory, RegisterBus &bus)
     : hal_{this}, identity_(identity), cfg_(cfg), costs_(costs), cpu_(cpu), memory_(memory),
       bus_(bus), allocator_(memory.size()) {}
 

@@ -7,8 +7,8 @@
 #include "hw/config/config.h"
 #include "hw/config/registry.h"
 #include "hw/platform/node_allocator.h"
-#include "tlm_models/node_cpu.h"
-#include "tlm_models/node_memory.h"
+#include "tlm_models/node/node_cpu.h"
+#include "tlm_models/node/node_memory.h"
 
 #include <systemc>
 
@@ -60,7 +60,7 @@ public:
 class NodeHal {
 public:
     NodeHal(const NodeIdentity &identity, const config::Config &cfg, const HalCosts &costs,
-            tlm_models::NodeCpu &cpu, tlm_models::NodeMemory &memory, RegisterBus &bus);
+            node::NodeCpu &cpu, node::NodeMemory &memory, RegisterBus &bus);
     NodeHal(const NodeHal &) = delete;
     NodeHal &operator=(const NodeHal &) = delete;
 
@@ -105,8 +105,8 @@ private:
     const NodeIdentity identity_;
     const config::Config &cfg_;
     const HalCosts costs_;
-    tlm_models::NodeCpu &cpu_;
-    tlm_models::NodeMemory &memory_;
+    node::NodeCpu &cpu_;
+    node::NodeMemory &memory_;
     RegisterBus &bus_;
     NodeAllocator allocator_;
     std::map<std::string, uint64_t> exports_;

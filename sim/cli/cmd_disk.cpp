@@ -5,10 +5,10 @@
 #include "sim/cli/common.h"
 #include "sim/report/run_result.h"
 #include "sim/runner/host_clock.h"
-#include "tlm_models/hp97560_disk.h"
-#include "tlm_models/node_memory.h"
-#include "tlm_models/scsi_bus.h"
-#include "tlm_models/scsi_host_adapter.h"
+#include "tlm_models/storage/hp97560_disk.h"
+#include "tlm_models/node/node_memory.h"
+#include "tlm_models/storage/scsi_bus.h"
+#include "tlm_models/storage/scsi_host_adapter.h"
 
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -29,7 +29,7 @@
 namespace starfish::sim {
 
 using nlohmann::json;
-using namespace starfish::tlm_models;
+using namespace starfish::storage;
 
 // ---- CSV input ------------------------------------------------------------------------
 

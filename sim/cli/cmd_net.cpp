@@ -5,7 +5,7 @@
 #include "sim/report/run_result.h"
 #include "sim/runner/host_clock.h"
 #include "sim/runner/isolated_run.h"
-#include "tlm_models/torus_network.h"
+#include "tlm_models/net/packet_torus.h"
 
 #include <cstdio>
 #include <iomanip>
@@ -31,10 +31,7 @@ json run_traffic_point(const config::Config &cfg, const net::TrafficSpec &spec, 
         stats.erase("channels");
     }
     stats.erase("latencies");
-    uint64_t events = 0;
-    if (auto *fast = dynamic_cast<net::TorusNetwork *>(network.get())) {
-        events = fast->events_processed();
-    }
+    uint64_t events = network->events_processed();
     double wall = clock.elapsed_s();
     double sim_s = double(network->now_cycle()) * double(params.cycle_ps()) * 1e-12;
     result["network"] = stats;

@@ -2,7 +2,7 @@
 // `starfish net traffic`: synthetic traffic on the torus alone (docs/network.md).
 
 #include "hw/config/config.h"
-#include "tlm_models/traffic_generator.h"
+#include "tlm_models/net/traffic_generator.h"
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>

@@ -8,7 +8,7 @@
 #include "hw/platform/fw_params.h"
 #include "sim/report/statistics.h"
 #include "sim/workload/workload.h"
-#include "tlm_models/torus_topology.h"
+#include "tlm_models/net/torus_topology.h"
 
 #include <algorithm>
 #include <cstdio>

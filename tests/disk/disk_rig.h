@@ -7,10 +7,10 @@
 #include "hw/config/config.h"
 #include "hw/scsi_regs.h"
 #include "sim/parameters.h"
-#include "tlm_models/hp97560_disk.h"
-#include "tlm_models/node_memory.h"
-#include "tlm_models/scsi_bus.h"
-#include "tlm_models/scsi_host_adapter.h"
+#include "tlm_models/storage/hp97560_disk.h"
+#include "tlm_models/node/node_memory.h"
+#include "tlm_models/storage/scsi_bus.h"
+#include "tlm_models/storage/scsi_host_adapter.h"
 
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -25,7 +25,7 @@
 
 namespace starfish::testing {
 
-using namespace starfish::tlm_models;
+using namespace starfish::storage;
 
 // The configuration every scenario starts from: the registered defaults.
 inline config::Config default_config() {

@@ -1128,7 +1128,7 @@ void hal_sem_post(hal_t *h, hal_sem_t *s) {
     starfish::fwtest::Thread *t = sem.waiters.front();
     sem.waiters.pop_front();
     t->state = starfish::fwtest::ThreadState::Ready;
-    // As on the node model (tlm_models/node_cpu.cpp): the poster pays the wakeup.
+    // As on the node model (tlm_models/node/node_cpu.cpp): the poster pays the wakeup.
     m.charge(n, "thread_wakeup", m.costs.thread_wakeup);
     n.ready.push_back(t);
 }

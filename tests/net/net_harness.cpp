@@ -1,8 +1,8 @@
 #include "tests/net/net_harness.h"
 
-#include "tlm_models/flit_torus_network.h"
-#include "tlm_models/torus_model.h"
-#include "tlm_models/torus_network.h"
+#include "tlm_models/net/flit_torus.h"
+#include "tlm_models/net/packet_torus.h"
+#include "tlm_models/net/torus_base.h"
 
 #include <systemc>
 
@@ -82,7 +82,7 @@ public:
     }
 
     const Scenario &scenario;
-    std::unique_ptr<TorusModel> net;
+    std::unique_ptr<TorusBase> net;
     std::vector<std::unique_ptr<Port>> ports;
     std::vector<Record> records;
     std::map<std::tuple<int, int, int>, uint64_t> expected_seq;
@@ -108,7 +108,7 @@ void Port::start() {
 }
 
 void Port::pump() {
-    TorusModel &net = *bench_.net;
+    TorusBase &net = *bench_.net;
     while (next_ < script_.size()) {
         auto &[id, p] = script_[next_];
         int64_t now = net.now_cycle();
@@ -171,7 +171,7 @@ void Port::arriving(const Packet &pkt) {
 }
 
 bool Port::deliver(PacketPtr &pkt) {
-    TorusModel &net = *bench_.net;
+    TorusBase &net = *bench_.net;
     uint64_t attempt = attempts_++;
     const Scenario &s = bench_.scenario;
     if (s.refuse_every > 0 && attempt % uint64_t(s.refuse_every) == uint64_t(s.refuse_every) - 1) {
@@ -290,12 +290,7 @@ json run_scenario(const Scenario &scenario) {
             bench.error("packet " + std::to_string(i) + " delivered without injected()");
         }
     }
-    uint64_t work = 0; // events (packet model) or simulated cycles (flit model)
-    if (auto *fast = dynamic_cast<TorusNetwork *>(bench.net.get())) {
-        work = fast->events_processed();
-    } else if (auto *ref = dynamic_cast<FlitTorusNetwork *>(bench.net.get())) {
-        work = ref->cycles_simulated();
-    }
+    uint64_t work = bench.net->events_processed(); // events (packet) or cycles (flit)
     return json{{"delivered", bench.delivered},     {"work", work},
                 {"expected", bench.records.size()}, {"deadlock", watchdog.fired},
                 {"errors", bench.errors},           {"packets", packets},

@@ -4,7 +4,7 @@
 // source/destination/lane) and can refuse deliveries, a watchdog that stops the run
 // when progress stops. Runs one scenario per process (call inside run_isolated).
 
-#include "tlm_models/net_params.h"
+#include "tlm_models/net/net_params.h"
 
 #include <nlohmann/json.hpp>
 

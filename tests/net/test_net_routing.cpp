@@ -1,6 +1,6 @@
 // Torus geometry and routing: dimension order, the shorter way round each ring,
 // the documented tie rule, dateline VC classes, channel numbering.
-#include "tlm_models/torus_topology.h"
+#include "tlm_models/net/torus_topology.h"
 
 #include <boost/test/unit_test.hpp>
 

@@ -5,7 +5,7 @@
 #include "tests/net/net_harness.h"
 
 #include "sim/runner/isolated_run.h"
-#include "tlm_models/torus_model.h"
+#include "tlm_models/net/torus_base.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -285,7 +285,7 @@ BOOST_AUTO_TEST_CASE(channels_trace_busy_and_vc_to_a_vcd) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_input_is_reported_naming_the_router) {
-    auto expect_error = [](std::function<void(TorusModel &)> f, const std::string &text) {
+    auto expect_error = [](std::function<void(TorusBase &)> f, const std::string &text) {
         try {
             starfish::sim::run_isolated([f] {
                 NetParams p;
@@ -303,7 +303,7 @@ BOOST_AUTO_TEST_CASE(bad_input_is_reported_naming_the_router) {
         void injected(uint64_t) override {}
     };
     expect_error(
-        [](TorusModel &net) {
+        [](TorusBase &net) {
             auto pkt = std::make_unique<Packet>();
             pkt->src_router = 3;
             pkt->dst_router = 99;
@@ -311,7 +311,7 @@ BOOST_AUTO_TEST_CASE(bad_input_is_reported_naming_the_router) {
         },
         "router 99: no such router");
     expect_error(
-        [](TorusModel &net) {
+        [](TorusBase &net) {
             auto pkt = std::make_unique<Packet>();
             pkt->src_router = 3;
             pkt->dst_router = 4;
@@ -319,13 +319,13 @@ BOOST_AUTO_TEST_CASE(bad_input_is_reported_naming_the_router) {
         },
         "router 4, which has no endpoint");
     expect_error(
-        [](TorusModel &net) {
+        [](TorusBase &net) {
             static Sink a, b;
             net.attach(2, &a);
             net.attach(2, &b);
         },
         "router 2 already has an endpoint");
-    expect_error([](TorusModel &net) { net.endpoint_ready(40); }, "router 40");
+    expect_error([](TorusBase &net) { net.endpoint_ready(40); }, "router 40");
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -19,7 +19,7 @@ json run_node_bench(const NodeBenchSpec &spec, const NodeInspector &inspect) {
         cfg.set_from_text(key, value, "test");
     }
     cfg.validate();
-    const uint64_t cycle_ps = tlm_models::cpu_cycle_ps(cfg);
+    const uint64_t cycle_ps = node::cpu_cycle_ps(cfg);
     const int n = static_cast<int>(spec.mains.size());
 
     IdealNetwork::Params net_params = spec.net;
@@ -90,7 +90,7 @@ json run_node_bench(const NodeBenchSpec &spec, const NodeInspector &inspect) {
         j["stats"] = node->stats_json();
         j["ni_error"] = node->ni().error_code();
         if (spec.trace) {
-            tlm_models::CpuStats stats = node->cpu().stats();
+            node::CpuStats stats = node->cpu().stats();
             json names = json::array();
             for (const auto &a : stats.activities) {
                 names.push_back(a.name);

@@ -15,7 +15,7 @@
 #include "sim/parameters.h"
 #include "sim/runner/isolated_run.h"
 #include "sim/workload/commtest_trial.h"
-#include "tlm_models/torus_topology.h"
+#include "tlm_models/net/torus_topology.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -217,7 +217,7 @@ int hops_between(const json &run, int a, int b) {
 // What a CPU trace shows (NodeCpu::set_trace): the intervals tile time without
 // gap or overlap, agree with the CPU's totals, lie on cycle boundaries; which
 // activities ran; how often a thread was interrupted and then resumed.
-json check_trace(const tlm_models::NodeCpu &cpu) {
+json check_trace(const node::NodeCpu &cpu) {
     const auto stats = cpu.stats();
     const auto &trace = cpu.trace();
     std::vector<uint64_t> traced(stats.activities.size(), 0);

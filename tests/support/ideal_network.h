@@ -8,9 +8,9 @@
 // packets ahead of it at that destination were delivered; packets that arrive
 // later do not overtake it then (its worm holds the ejection port). A refused delivery blocks that
 // destination's port until endpoint_ready(); nothing is ever dropped. No routing, no contention
-// between sources: the real torus (tlm_models/torus_network) does that.
+// between sources: the real torus (tlm_models/net/packet_torus) does that.
 
-#include "tlm_models/net_port.h"
+#include "tlm_models/net/net_port.h"
 
 #include <systemc>
 

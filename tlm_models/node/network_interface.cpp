@@ -1,13 +1,13 @@
-#include "tlm_models/network_interface.h"
+#include "tlm_models/node/network_interface.h"
 
-#include "tlm_models/node_cpu.h"
+#include "tlm_models/node/node_cpu.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <sstream>
 
-namespace starfish::tlm_models {
+namespace starfish::node {
 
 namespace {
 
@@ -918,4 +918,4 @@ void NetworkInterface::drive_irqs() {
                  (tx_free() > 0 && (ctrl_ & HW_NI_CTRL_TX_SPACE_IRQ) != 0));
 }
 
-} // namespace starfish::tlm_models
+} // namespace starfish::node

@@ -1,10 +1,10 @@
-#include "tlm_models/scsi_bus.h"
+#include "tlm_models/storage/scsi_bus.h"
 
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
-namespace starfish::tlm_models {
+namespace starfish::storage {
 
 namespace {
 uint64_t us_to_ps(double us) {
@@ -203,4 +203,4 @@ void ScsiBus::start_step(const ScsiBusStep &step, uint64_t start) {
     }
 }
 
-} // namespace starfish::tlm_models
+} // namespace starfish::storage

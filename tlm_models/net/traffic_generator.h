@@ -10,7 +10,7 @@
 // [warmup, warmup + measure) are measured from creation (so source queueing counts)
 // to delivery; accepted throughput counts everything delivered in the window.
 
-#include "tlm_models/torus_model.h"
+#include "tlm_models/net/torus_base.h"
 
 #include <nlohmann/json.hpp>
 
@@ -40,7 +40,7 @@ class TrafficNode;
 class TrafficGenerator : public sc_core::sc_module {
 public:
     SC_HAS_PROCESS(TrafficGenerator);
-    TrafficGenerator(sc_core::sc_module_name name, TorusModel &net, const TrafficSpec &spec,
+    TrafficGenerator(sc_core::sc_module_name name, TorusBase &net, const TrafficSpec &spec,
                      uint64_t seed, uint64_t trial);
     ~TrafficGenerator() override;
 
@@ -58,7 +58,7 @@ private:
     void error(const std::string &what);
     int pick_destination(int src, hw_rng &rng) const;
 
-    TorusModel &net_;
+    TorusBase &net_;
     TrafficSpec spec_;
     int injecting_nodes_ = 0;
     std::vector<std::unique_ptr<TrafficNode>> nodes_;

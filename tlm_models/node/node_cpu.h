@@ -32,7 +32,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace starfish::tlm_models {
+namespace starfish::node {
 
 // cost.* of the scheduler services and machine.fw_stack_kb, machine.node_thread_limit.
 void declare_node_cpu_params(config::Registry &registry);
@@ -212,4 +212,4 @@ private:
     sc_core::sc_event never_;
 };
 
-} // namespace starfish::tlm_models
+} // namespace starfish::node

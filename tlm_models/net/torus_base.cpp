@@ -1,15 +1,15 @@
-#include "tlm_models/torus_model.h"
+#include "tlm_models/net/torus_base.h"
 
-#include "tlm_models/flit_torus_network.h"
-#include "tlm_models/torus_network.h"
+#include "tlm_models/net/flit_torus.h"
+#include "tlm_models/net/packet_torus.h"
 
 #include <stdexcept>
 #include <string>
 
 namespace starfish::net {
 
-TorusModel::TorusModel(sc_core::sc_module_name name, const NetParams &params, uint64_t seed,
-                       uint64_t trial)
+TorusBase::TorusBase(sc_core::sc_module_name name, const NetParams &params, uint64_t seed,
+                     uint64_t trial)
     : sc_core::sc_module(name), params_(params),
       topo_(params.width, params.height, params.vcs_per_class),
       cycle_units_(sc_core::sc_time(double(params.cycle_ps()), sc_core::SC_PS).value()) {
@@ -30,17 +30,17 @@ TorusModel::TorusModel(sc_core::sc_module_name name, const NetParams &params, ui
     stats_.channels.resize(topo_.channel_count());
 }
 
-TorusModel::~TorusModel() = default;
+TorusBase::~TorusBase() = default;
 
-int64_t TorusModel::now_cycle() const {
+int64_t TorusBase::now_cycle() const {
     return int64_t(sc_core::sc_time_stamp().value() / cycle_units_);
 }
 
-sc_core::sc_time TorusModel::time_of(int64_t cycle) const {
+sc_core::sc_time TorusBase::time_of(int64_t cycle) const {
     return sc_core::sc_time::from_value(uint64_t(cycle) * cycle_units_);
 }
 
-void TorusModel::attach(int router, PacketEndpoint *endpoint) {
+void TorusBase::attach(int router, PacketEndpoint *endpoint) {
     if (router < 0 || router >= topo_.routers()) {
         throw std::out_of_range(std::string(name()) + ": attach to router " +
                                 std::to_string(router) + ", but the torus has " +
@@ -53,7 +53,7 @@ void TorusModel::attach(int router, PacketEndpoint *endpoint) {
     endpoints_[router] = endpoint;
 }
 
-const sc_core::sc_event &TorusModel::injection_ready(int router) const {
+const sc_core::sc_event &TorusBase::injection_ready(int router) const {
     if (router < 0 || router >= topo_.routers()) {
         throw std::out_of_range(std::string(name()) + ": injection_ready of router " +
                                 std::to_string(router) + ": no such router");
@@ -61,7 +61,7 @@ const sc_core::sc_event &TorusModel::injection_ready(int router) const {
     return *injection_ready_[router];
 }
 
-bool TorusModel::try_inject(int router, PacketPtr &pkt) {
+bool TorusBase::try_inject(int router, PacketPtr &pkt) {
     auto fail = [&](const std::string &why) {
         throw std::invalid_argument(std::string(name()) + ": try_inject at router " +
                                     std::to_string(router) + ": " + why);
@@ -107,7 +107,7 @@ bool TorusModel::try_inject(int router, PacketPtr &pkt) {
     return true;
 }
 
-void TorusModel::endpoint_ready(int router) {
+void TorusBase::endpoint_ready(int router) {
     if (router < 0 || router >= topo_.routers()) {
         throw std::out_of_range(std::string(name()) + ": endpoint_ready of router " +
                                 std::to_string(router) + ": no such router");
@@ -119,7 +119,7 @@ void TorusModel::endpoint_ready(int router) {
     endpoint_ready_at(router, now_cycle() + 1);
 }
 
-void TorusModel::report_injected(int router, uint64_t tag) {
+void TorusBase::report_injected(int router, uint64_t tag) {
     queued_[router] -= 1;
     injection_ready_[router]->notify(sc_core::SC_ZERO_TIME);
     if (endpoints_[router]) {
@@ -127,12 +127,12 @@ void TorusModel::report_injected(int router, uint64_t tag) {
     }
 }
 
-void TorusModel::report_arriving(int router, const Packet &pkt) {
+void TorusBase::report_arriving(int router, const Packet &pkt) {
     endpoints_[router]->arriving(pkt);
 }
 
-TorusModel::Delivery TorusModel::deliver(int router, PacketPtr &pkt, const Injection &info,
-                                         int hops, int64_t &retry_cycle) {
+TorusBase::Delivery TorusBase::deliver(int router, PacketPtr &pkt, const Injection &info, int hops,
+                                       int64_t &retry_cycle) {
     retry_cycle = kNever;
     Packet *before = pkt.get();
     uint64_t id = pkt->id;
@@ -166,7 +166,7 @@ TorusModel::Delivery TorusModel::deliver(int router, PacketPtr &pkt, const Injec
     return Delivery::Accepted;
 }
 
-void TorusModel::trace(sc_core::sc_trace_file *tf) {
+void TorusBase::trace(sc_core::sc_trace_file *tf) {
     if (tf == nullptr) {
         return;
     }
@@ -187,13 +187,13 @@ void TorusModel::trace(sc_core::sc_trace_file *tf) {
     }
 }
 
-std::unique_ptr<TorusModel> make_torus_network(const char *name, const NetParams &params,
-                                               uint64_t seed, uint64_t trial) {
+std::unique_ptr<TorusBase> make_torus_network(const char *name, const NetParams &params,
+                                              uint64_t seed, uint64_t trial) {
     if (params.model == "flit") {
-        return std::make_unique<FlitTorusNetwork>(name, params, seed, trial);
+        return std::make_unique<FlitTorus>(name, params, seed, trial);
     }
     if (params.model == "packet") {
-        return std::make_unique<TorusNetwork>(name, params, seed, trial);
+        return std::make_unique<PacketTorus>(name, params, seed, trial);
     }
     throw std::invalid_argument("net.model = '" + params.model + "': expected packet or flit");
 }

@@ -1,12 +1,12 @@
-#include "tlm_models/flit_torus_network.h"
+#include "tlm_models/net/flit_torus.h"
 
 #include <algorithm>
 
 namespace starfish::net {
 
-FlitTorusNetwork::FlitTorusNetwork(sc_core::sc_module_name name, const NetParams &params,
-                                   uint64_t seed, uint64_t trial)
-    : TorusModel(name, params, seed, trial) {
+FlitTorus::FlitTorus(sc_core::sc_module_name name, const NetParams &params, uint64_t seed,
+                     uint64_t trial)
+    : TorusBase(name, params, seed, trial) {
     channels_.resize(topo_.channel_count());
     for (int ch = 0; ch < topo_.channel_count(); ++ch) {
         channels_[ch].vcs.resize(topo_.channel_vcs(ch));
@@ -19,16 +19,16 @@ FlitTorusNetwork::FlitTorusNetwork(sc_core::sc_module_name name, const NetParams
     dont_initialize();
 }
 
-FlitTorusNetwork::~FlitTorusNetwork() = default;
+FlitTorus::~FlitTorus() = default;
 
-void FlitTorusNetwork::keep_ticking() {
+void FlitTorus::keep_ticking() {
     if (!ticking_) {
         ticking_ = true;
         tick_.notify(time_of(now_cycle() + 1) - sc_core::sc_time_stamp());
     }
 }
 
-void FlitTorusNetwork::accept(int router, Injection &&inj) {
+void FlitTorus::accept(int router, Injection &&inj) {
     auto w = std::make_unique<Worm>();
     w->src = router;
     w->inj = std::move(inj);
@@ -41,7 +41,7 @@ void FlitTorusNetwork::accept(int router, Injection &&inj) {
     keep_ticking();
 }
 
-void FlitTorusNetwork::endpoint_ready_at(int router, int64_t cycle) {
+void FlitTorus::endpoint_ready_at(int router, int64_t cycle) {
     Worm *w = channels_[topo_.eject_channel(router)].vcs[0].owner;
     if (w && w->refused && w->retry == kNever) {
         w->retry = cycle;
@@ -51,7 +51,7 @@ void FlitTorusNetwork::endpoint_ready_at(int router, int64_t cycle) {
 
 // Flit `cross[hop].size()` of the worm may cross the hop's channel this cycle
 // (arbitration aside): docs/network.md, "Timing contract".
-bool FlitTorusNetwork::can_send(const Worm &w, int hop, int64_t now) const {
+bool FlitTorus::can_send(const Worm &w, int hop, int64_t now) const {
     const size_t k = w.cross[hop].size();
     const size_t n = w.inj.flits;
     if (!w.vc_owned[hop] || k >= n) {
@@ -82,7 +82,7 @@ bool FlitTorusNetwork::can_send(const Worm &w, int hop, int64_t now) const {
     return true;
 }
 
-void FlitTorusNetwork::step() {
+void FlitTorus::step() {
     const int64_t now = now_cycle();
     ticking_ = false;
     ++cycles_simulated_;

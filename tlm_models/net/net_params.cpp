@@ -1,4 +1,4 @@
-#include "tlm_models/net_params.h"
+#include "tlm_models/net/net_params.h"
 
 #include "hw/packet.h"
 

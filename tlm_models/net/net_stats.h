@@ -2,7 +2,7 @@
 // Statistics of a network run, filled identically by the packet-level and the
 // flit-level models (the equivalence tests compare them field by field).
 
-#include "tlm_models/torus_topology.h"
+#include "tlm_models/net/torus_topology.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "tlm_models/traffic_generator.h"
+#include "tlm_models/net/traffic_generator.h"
 
 #include <algorithm>
 #include <cmath>
@@ -100,7 +100,7 @@ private:
     }
 
     void pump() {
-        TorusModel &net = gen_.net_;
+        TorusBase &net = gen_.net_;
         const TrafficSpec &spec = gen_.spec_;
         int64_t now = net.now_cycle();
         if (gen_.generation_over_) {
@@ -150,7 +150,7 @@ private:
     sc_core::sc_event wake_;
 };
 
-TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, TorusModel &net,
+TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, TorusBase &net,
                                    const TrafficSpec &spec, uint64_t seed, uint64_t trial)
     : sc_core::sc_module(name), net_(net), spec_(spec) {
     spec_.validate(net.topology());

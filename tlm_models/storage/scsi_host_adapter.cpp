@@ -1,4 +1,4 @@
-#include "tlm_models/scsi_host_adapter.h"
+#include "tlm_models/storage/scsi_host_adapter.h"
 
 #include "hw/node_map.h"
 #include "hw/scsi_regs.h"
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace starfish::tlm_models {
+namespace starfish::storage {
 
 void declare_scsi_adapter_params(config::Registry &reg) {
     reg.add_int("scsi.queue_depth", 4, "commands", {1, 64},
@@ -310,4 +310,4 @@ void ScsiHostAdapter::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_t
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
-} // namespace starfish::tlm_models
+} // namespace starfish::storage

@@ -18,7 +18,7 @@
 #include <cstdint>
 #include <string>
 
-namespace starfish::tlm_models {
+namespace starfish::node {
 
 // machine.node_memory_kb.
 void declare_node_memory_params(config::Registry &registry);
@@ -54,4 +54,4 @@ private:
     uint32_t size_ = 0;
 };
 
-} // namespace starfish::tlm_models
+} // namespace starfish::node

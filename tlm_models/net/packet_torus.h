@@ -1,7 +1,7 @@
 #pragma once
 // The default network model: an X x Y torus of wormhole routers, computed at
 // packet level with exactly the flit-level timing of docs/network.md (the
-// flit-level reference, flit_torus_network.h, gives identical cycles; the
+// flit-level reference, flit_torus.h, gives identical cycles; the
 // equivalence tests check it).
 //
 // How: a packet's flits cross each channel in *runs* of consecutive cycles (one
@@ -12,7 +12,7 @@
 // only where a run starts, stops or ends: a few events per packet-hop, whatever
 // the packet's length, and none while the network is idle.
 
-#include "tlm_models/torus_model.h"
+#include "tlm_models/net/torus_base.h"
 
 #include <deque>
 #include <queue>
@@ -21,14 +21,14 @@
 
 namespace starfish::net {
 
-class TorusNetwork : public TorusModel {
+class PacketTorus : public TorusBase {
 public:
-    SC_HAS_PROCESS(TorusNetwork);
-    TorusNetwork(sc_core::sc_module_name name, const NetParams &params, uint64_t seed,
-                 uint64_t trial);
-    ~TorusNetwork() override;
+    SC_HAS_PROCESS(PacketTorus);
+    PacketTorus(sc_core::sc_module_name name, const NetParams &params, uint64_t seed,
+                uint64_t trial);
+    ~PacketTorus() override;
 
-    uint64_t events_processed() const { return events_processed_; }
+    uint64_t events_processed() const override { return events_processed_; }
 
 private:
     struct Worm;

@@ -1,4 +1,4 @@
-#include "tlm_models/torus_network.h"
+#include "tlm_models/net/packet_torus.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -6,9 +6,9 @@
 
 namespace starfish::net {
 
-TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetParams &params, uint64_t seed,
-                           uint64_t trial)
-    : TorusModel(name, params, seed, trial) {
+PacketTorus::PacketTorus(sc_core::sc_module_name name, const NetParams &params, uint64_t seed,
+                         uint64_t trial)
+    : TorusBase(name, params, seed, trial) {
     channels_.resize(topo_.channel_count());
     for (int ch = 0; ch < topo_.channel_count(); ++ch) {
         Channel &c = channels_[ch];
@@ -23,7 +23,7 @@ TorusNetwork::TorusNetwork(sc_core::sc_module_name name, const NetParams &params
     dont_initialize();
 }
 
-TorusNetwork::~TorusNetwork() {
+PacketTorus::~PacketTorus() {
     for (Worm *w : live_) {
         delete w;
     }
@@ -31,7 +31,7 @@ TorusNetwork::~TorusNetwork() {
 
 // ---- flit timing -------------------------------------------------------------------
 
-int64_t TorusNetwork::cross_cycle(const Seg &s, int32_t k) const {
+int64_t PacketTorus::cross_cycle(const Seg &s, int32_t k) const {
     int32_t known = s.running ? int32_t(flits(s)) : s.count;
     if (k < 0 || k >= known) {
         return kNever;
@@ -45,7 +45,7 @@ int64_t TorusNetwork::cross_cycle(const Seg &s, int32_t k) const {
 // The first flit k >= k_start whose crossing cycle minus k exceeds threshold; flits
 // not (yet) scheduled count as crossing never. Runs start ever later relative to
 // their first flit, so the scan stops at the first run above the threshold.
-int32_t TorusNetwork::first_offset_above(const Seg &s, int32_t k_start, int64_t threshold) const {
+int32_t PacketTorus::first_offset_above(const Seg &s, int32_t k_start, int64_t threshold) const {
     int32_t known = s.running ? int32_t(flits(s)) : s.count;
     if (k_start >= known) {
         return k_start;
@@ -62,7 +62,7 @@ int32_t TorusNetwork::first_offset_above(const Seg &s, int32_t k_start, int64_t 
 
 // Whether flit k of this hop may cross its channel in cycle `now` (link arbitration
 // aside): docs/network.md, "Timing contract".
-bool TorusNetwork::can_send(const Seg &s, int32_t k, int64_t now) const {
+bool PacketTorus::can_send(const Seg &s, int32_t k, int64_t now) const {
     const Worm &w = *s.worm;
     if (!s.vc_owned || k >= int32_t(w.inj.flits)) {
         return false;
@@ -96,7 +96,7 @@ bool TorusNetwork::can_send(const Seg &s, int32_t k, int64_t now) const {
 // A running segment crosses flit k at t0 + (k - first) until the first flit whose
 // data or credit is not there in time (or the tail has crossed): the cycle of that
 // flit is when the run stops.
-int64_t TorusNetwork::predicted_stop(const Seg &s, int64_t now) const {
+int64_t PacketTorus::predicted_stop(const Seg &s, int64_t now) const {
     const Worm &w = *s.worm;
     const Run &r = s.runs.back();
     int32_t n = int32_t(w.inj.flits);
@@ -121,7 +121,7 @@ int64_t TorusNetwork::predicted_stop(const Seg &s, int64_t now) const {
 
 // First cycle an idle hop that owns its VC can send its next flit (kNever while
 // that depends on a neighbour that is not moving).
-int64_t TorusNetwork::eligible_from(const Seg &s) const {
+int64_t PacketTorus::eligible_from(const Seg &s) const {
     const Worm &w = *s.worm;
     int32_t k = s.count;
     int64_t t = 0;
@@ -152,7 +152,7 @@ int64_t TorusNetwork::eligible_from(const Seg &s) const {
 
 // ---- events ----------------------------------------------------------------------
 
-void TorusNetwork::schedule(int64_t cycle, Ev kind, Seg *seg, int channel, int vc) {
+void PacketTorus::schedule(int64_t cycle, Ev kind, Seg *seg, int channel, int vc) {
     Event e{cycle, seq_++, kind, seg ? seg->gen : 0u, seg, channel, vc};
     if (seg) {
         seg->worm->pending_events += 1;
@@ -163,11 +163,11 @@ void TorusNetwork::schedule(int64_t cycle, Ev kind, Seg *seg, int channel, int v
     }
 }
 
-void TorusNetwork::wake_at(int64_t cycle) {
+void PacketTorus::wake_at(int64_t cycle) {
     wake_.notify(time_of(cycle) - sc_core::sc_time_stamp());
 }
 
-void TorusNetwork::accept(int router, Injection &&inj) {
+void PacketTorus::accept(int router, Injection &&inj) {
     auto *w = new Worm;
     live_.insert(w);
     w->src = router;
@@ -188,7 +188,7 @@ void TorusNetwork::accept(int router, Injection &&inj) {
     }
 }
 
-void TorusNetwork::endpoint_ready_at(int router, int64_t cycle) {
+void PacketTorus::endpoint_ready_at(int router, int64_t cycle) {
     VcState &v = channels_[topo_.eject_channel(router)].vcs[0];
     Seg *s = v.owner;
     if (s == nullptr || !s->refused || s->retry != kNever || s->eligible || s->running) {
@@ -205,14 +205,14 @@ void TorusNetwork::endpoint_ready_at(int router, int64_t cycle) {
 
 // ---- state changes ---------------------------------------------------------------
 
-void TorusNetwork::mark(Seg &s) {
+void PacketTorus::mark(Seg &s) {
     if (!s.marked) {
         s.marked = true;
         recompute_.push_back(&s);
     }
 }
 
-void TorusNetwork::mark_with_neighbours(Seg &s) {
+void PacketTorus::mark_with_neighbours(Seg &s) {
     mark(s);
     if (s.hop > 0) {
         mark(s.worm->segs[s.hop - 1]);
@@ -222,14 +222,14 @@ void TorusNetwork::mark_with_neighbours(Seg &s) {
     }
 }
 
-void TorusNetwork::mark_dirty(int channel) {
+void PacketTorus::mark_dirty(int channel) {
     if (!channels_[channel].dirty) {
         channels_[channel].dirty = true;
         dirty_.push_back(channel);
     }
 }
 
-void TorusNetwork::release(int channel, int vc, int64_t at, int64_t now) {
+void PacketTorus::release(int channel, int vc, int64_t at, int64_t now) {
     if (at == now) {
         releases_now_.emplace_back(channel, vc);
     } else {
@@ -237,13 +237,13 @@ void TorusNetwork::release(int channel, int vc, int64_t at, int64_t now) {
     }
 }
 
-void TorusNetwork::make_eligible(Seg &s) {
+void PacketTorus::make_eligible(Seg &s) {
     s.eligible = true;
     channels_[s.channel].eligible[s.vc] = &s;
     mark_dirty(s.channel);
 }
 
-void TorusNetwork::start(Seg &s, int64_t now) {
+void PacketTorus::start(Seg &s, int64_t now) {
     Channel &c = channels_[s.channel];
     s.runs.push_back({s.count, now});
     s.running = true;
@@ -269,7 +269,7 @@ void TorusNetwork::start(Seg &s, int64_t now) {
     mark_with_neighbours(s);
 }
 
-void TorusNetwork::stop(Seg &s, int32_t k) {
+void PacketTorus::stop(Seg &s, int32_t k) {
     s.running = false;
     s.count = k;
     channels_[s.channel].sender = nullptr;
@@ -278,7 +278,7 @@ void TorusNetwork::stop(Seg &s, int32_t k) {
     mark_with_neighbours(s);
 }
 
-void TorusNetwork::finish(Seg &s, int64_t now) {
+void PacketTorus::finish(Seg &s, int64_t now) {
     Worm &w = *s.worm;
     s.running = false;
     s.count = int32_t(w.inj.flits);
@@ -301,7 +301,7 @@ void TorusNetwork::finish(Seg &s, int64_t now) {
 
 // ---- one cycle -------------------------------------------------------------------
 
-void TorusNetwork::step() {
+void PacketTorus::step() {
     const int64_t now = now_cycle();
     current_ = now;
     std::vector<Seg *> checks;

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace starfish::tlm_models {
+namespace starfish::storage {
 
 // Who wins arbitration among waiting devices.
 enum class ScsiArbitration {
@@ -188,4 +188,4 @@ private:
     sc_core::sc_event wake_;
 };
 
-} // namespace starfish::tlm_models
+} // namespace starfish::storage

@@ -3,10 +3,10 @@
 // one, straight from the timing contract in docs/network.md (availability, credits,
 // VC allocation, link arbitration). Slow (work per cycle while packets are in
 // flight) and kept simple on purpose: it is the golden model that the packet-level
-// TorusNetwork and the future Verilog router are checked against. Select it with
+// PacketTorus and the future Verilog router are checked against. Select it with
 // net.model = flit. It sleeps while the network is empty.
 
-#include "tlm_models/torus_model.h"
+#include "tlm_models/net/torus_base.h"
 
 #include <deque>
 #include <memory>
@@ -14,14 +14,14 @@
 
 namespace starfish::net {
 
-class FlitTorusNetwork : public TorusModel {
+class FlitTorus : public TorusBase {
 public:
-    SC_HAS_PROCESS(FlitTorusNetwork);
-    FlitTorusNetwork(sc_core::sc_module_name name, const NetParams &params, uint64_t seed,
-                     uint64_t trial);
-    ~FlitTorusNetwork() override;
+    SC_HAS_PROCESS(FlitTorus);
+    FlitTorus(sc_core::sc_module_name name, const NetParams &params, uint64_t seed, uint64_t trial);
+    ~FlitTorus() override;
 
     uint64_t cycles_simulated() const { return cycles_simulated_; }
+    uint64_t events_processed() const override { return cycles_simulated_; }
 
 private:
     struct Worm {

@@ -7,8 +7,8 @@
 
 #include "hw/config/config.h"
 #include "hw/config/registry.h"
-#include "tlm_models/node_memory.h"
-#include "tlm_models/scsi_bus.h"
+#include "tlm_models/node/node_memory.h"
+#include "tlm_models/storage/scsi_bus.h"
 
 #include <nlohmann/json.hpp>
 #include <systemc>
@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-namespace starfish::tlm_models {
+namespace starfish::storage {
 
 struct ScsiAdapterParams {
     uint32_t queue_depth = 1; // commands per target queue, including the active one
@@ -99,4 +99,4 @@ private:
     sc_core::sc_event irq_changed_;
 };
 
-} // namespace starfish::tlm_models
+} // namespace starfish::storage

@@ -1,10 +1,10 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
-#include "tlm_models/node_cpu.h"
+#include "tlm_models/node/node_cpu.h"
 
 #include <cmath>
 #include <stdexcept>
 
-namespace starfish::tlm_models {
+namespace starfish::node {
 
 static_assert(HW_IRQ_LINES <= 32, "interrupt lines are kept in a 32-bit mask");
 
@@ -511,4 +511,4 @@ void NodeCpu::fail(const std::string &message) {
     }
 }
 
-} // namespace starfish::tlm_models
+} // namespace starfish::node

@@ -1,6 +1,6 @@
 #pragma once
-// What the packet-level torus (torus_network.h) and the flit-level reference
-// (flit_torus_network.h) share: the net::Network local-port semantics, injection
+// What the packet-level torus (packet_torus.h) and the flit-level reference
+// (flit_torus.h) share: the net::Network local-port semantics, injection
 // queues and timing noise, endpoint calls, statistics and trace variables. The two
 // engines differ only in how they compute when flits cross channels, so everything
 // an endpoint can observe goes through this class and happens at the same point of
@@ -15,10 +15,10 @@
 // the packets whose first early_flits flits did so (arriving()), each group in
 // router order; only then does it decide the cycle's flit movements.
 
-#include "tlm_models/net_params.h"
-#include "tlm_models/net_port.h"
-#include "tlm_models/net_stats.h"
-#include "tlm_models/torus_topology.h"
+#include "tlm_models/net/net_params.h"
+#include "tlm_models/net/net_port.h"
+#include "tlm_models/net/net_stats.h"
+#include "tlm_models/net/torus_topology.h"
 
 #include "hw/rng.h"
 
@@ -30,15 +30,14 @@
 
 namespace starfish::net {
 
-class TorusModel : public sc_core::sc_module, public Network {
+class TorusBase : public sc_core::sc_module, public Network {
 public:
     static constexpr int64_t kNever = INT64_MAX / 4;
 
     // seed and trial select the noise streams (hw_rng_stream_seed(seed, trial,
     // HW_RNG_STREAM_NETWORK, router)).
-    TorusModel(sc_core::sc_module_name name, const NetParams &params, uint64_t seed,
-               uint64_t trial);
-    ~TorusModel() override;
+    TorusBase(sc_core::sc_module_name name, const NetParams &params, uint64_t seed, uint64_t trial);
+    ~TorusBase() override;
 
     int router_count() const override { return topo_.routers(); }
     void attach(int router, PacketEndpoint *endpoint) override;
@@ -55,6 +54,9 @@ public:
     // unless called.
     void trace(sc_core::sc_trace_file *tf);
     int64_t now_cycle() const;
+    // Host work done so far, for speed figures: scheduled events for the packet
+    // engine, simulated cycles for the flit engine.
+    virtual uint64_t events_processed() const = 0;
     sc_core::sc_time time_of(int64_t cycle) const;
 
 protected:
@@ -123,7 +125,7 @@ private:
 };
 
 // Builds the model named by params.model ("packet" or "flit").
-std::unique_ptr<TorusModel> make_torus_network(const char *name, const NetParams &params,
-                                               uint64_t seed, uint64_t trial);
+std::unique_ptr<TorusBase> make_torus_network(const char *name, const NetParams &params,
+                                              uint64_t seed, uint64_t trial);
 
 } // namespace starfish::net

@@ -1,4 +1,4 @@
-#include "tlm_models/node_memory.h"
+#include "tlm_models/node/node_memory.h"
 
 #include <sys/mman.h>
 
@@ -6,7 +6,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace starfish::tlm_models {
+namespace starfish::node {
 
 void declare_node_memory_params(config::Registry &reg) {
     // 16 MB: a CP of the `ra`/`rn`/`wn` patterns holds the whole 10 MB file in its
@@ -105,4 +105,4 @@ bool NodeMemory::get_direct_mem_ptr(tlm::tlm_generic_payload &, tlm::tlm_dmi &dm
     return true;
 }
 
-} // namespace starfish::tlm_models
+} // namespace starfish::node

@@ -1,4 +1,4 @@
-#include "tlm_models/torus_topology.h"
+#include "tlm_models/net/torus_topology.h"
 
 #include <stdexcept>
 

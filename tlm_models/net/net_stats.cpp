@@ -1,4 +1,4 @@
-#include "tlm_models/net_stats.h"
+#include "tlm_models/net/net_stats.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 #pragma once
 // The DMA network interface (NI) of a node: the register, record and framing
 // contract of hw/ni_regs.h, implemented exactly, on a net::Network router's local
-// port (tlm_models/net_port.h).
+// port (tlm_models/net/net_port.h).
 //
 // Send engine (cut-through): descriptors are served in order; per descriptor the
 // engine spends ni.descriptor_setup_cycles, per packet ni.packet_setup_cycles to
@@ -28,8 +28,8 @@
 #include "hw/config/config.h"
 #include "hw/config/registry.h"
 #include "hw/ni_regs.h"
-#include "tlm_models/net_port.h"
-#include "tlm_models/node_memory.h"
+#include "tlm_models/net/net_port.h"
+#include "tlm_models/node/node_memory.h"
 
 #include <nlohmann/json.hpp>
 #include <systemc>
@@ -42,7 +42,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace starfish::tlm_models {
+namespace starfish::node {
 
 // ni.* parameters.
 void declare_network_interface_params(config::Registry &registry);
@@ -234,4 +234,4 @@ private:
     std::string failure_;
 };
 
-} // namespace starfish::tlm_models
+} // namespace starfish::node

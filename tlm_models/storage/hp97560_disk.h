@@ -14,9 +14,9 @@
 // Real data: the drive keeps the bytes written to it (sparse, in 8 KB pages);
 // never-written sectors read as hw_disk_fill_sector(global disk id, lba).
 
-#include "hw/config/config.h"
-#include "hw/config/registry.h"
-#include "tlm_models/scsi_bus.h"
+#include "tlm_models/storage/disk_geometry.h"
+#include "tlm_models/storage/disk_params.h"
+#include "tlm_models/storage/scsi_bus.h"
 
 #include <nlohmann/json.hpp>
 #include <systemc>
@@ -30,95 +30,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace starfish::tlm_models {
-
-// Drive parameters (disk.*).
-struct DiskParams {
-    uint32_t cylinders = 0;
-    uint32_t heads = 0;
-    uint32_t sectors_per_track = 0;
-    uint32_t sector_bytes = 0;
-    double rpm = 0;
-    double seek_short_base_ms = 0; // seek(d) = base + sqrt_coef * sqrt(d), 0 < d < long_from
-    double seek_short_sqrt_ms = 0;
-    double seek_long_base_ms = 0; // seek(d) = base + per_cyl * d, d >= long_from
-    double seek_long_per_cyl_ms = 0;
-    uint32_t seek_long_from_cyl = 0;
-    double head_switch_ms = 0;
-    uint32_t track_skew = 0;    // sectors
-    uint32_t cylinder_skew = 0; // sectors
-    double controller_overhead_ms = 0;
-    uint32_t cache_bytes = 0;
-    uint32_t cache_segments = 0;
-    bool readahead = true;
-    bool readahead_stop_on_any_command = false; // disk.readahead_stop = command
-    bool immediate_report = true;               // disk.write_report = immediate
-    uint64_t write_behind_bytes = 0;            // disk.write_behind_kb
-    uint32_t read_fence_bytes = 0;
-    uint32_t write_fence_bytes = 0;
-
-    static DiskParams from(const config::Config &cfg);
-};
-
-void declare_disk_params(config::Registry &registry);
-
-// Geometry and mechanical timing (no SystemC, no state).
-class DiskGeometry {
-public:
-    explicit DiskGeometry(const DiskParams &p);
-
-    uint32_t capacity() const { return capacity_; } // sectors
-    uint32_t sectors_per_track() const { return spt_; }
-    uint32_t heads() const { return heads_; }
-    uint32_t cylinders() const { return cylinders_; }
-    uint64_t revolution_ps() const { return rev_ps_; }
-
-    struct Chs {
-        uint32_t cylinder, head, sector; // sector: logical index within the track
-    };
-    Chs locate(uint32_t lba) const;
-    uint32_t track_of(uint32_t lba) const { return lba / spt_; }
-    uint32_t cylinder_of_track(uint32_t track) const { return track / heads_; }
-    // Angular slot (0 .. spt-1) at which the sector starts, after track and cylinder skew.
-    uint32_t physical_slot(uint32_t lba) const;
-    // Seek time for a move of `distance` cylinders (0 for 0).
-    uint64_t seek_ps(uint32_t distance) const;
-    uint64_t head_switch_ps() const { return head_switch_ps_; }
-    // Time to get from one track to another: a seek (which covers the head switch)
-    // or a head switch within a cylinder.
-    uint64_t switch_ps(uint32_t from_track, uint32_t to_track) const;
-    // Slots from the end of `track`'s last sector to the start of track+1's first
-    // sector given by the skew (track skew, or cylinder skew across cylinders).
-    uint32_t skew_slots(uint32_t track) const;
-
-private:
-    uint32_t cylinders_, heads_, spt_, capacity_;
-    uint32_t track_skew_, cylinder_skew_;
-    uint64_t rev_ps_, head_switch_ps_;
-    double short_base_, short_sqrt_, long_base_, long_per_cyl_;
-    uint32_t long_from_;
-};
-
-// The platter as a clock of sector slots: slot u (u = revolutions * spt + slot
-// index) begins when the angle (t + phase) mod revolution reaches slot index *
-// revolution / spt. Every media time is a slot boundary, so timings are exact
-// (one revolution is exactly revolution_ps) and streams never drift.
-class RotationClock {
-public:
-    RotationClock() = default;
-    RotationClock(uint64_t rev_ps, uint32_t spt, uint64_t phase_ps);
-    int64_t slot_time(uint64_t u) const;
-    uint64_t first_slot_at_or_after(int64_t t) const;
-    uint64_t last_slot_at_or_before(int64_t t) const;
-    // The first slot >= u whose slot index is `slot`.
-    uint64_t next_slot_with_index(uint64_t u, uint32_t slot) const;
-    uint64_t phase_ps() const { return phase_; }
-
-private:
-    uint64_t rev_ = 1;
-    uint32_t spt_ = 1;
-    uint64_t phase_ = 0;
-};
+namespace starfish::storage {
 
 struct DiskStats {
     uint64_t requests = 0; // commands completed
@@ -352,4 +264,4 @@ private:
     sc_core::sc_event wake_;
 };
 
-} // namespace starfish::tlm_models
+} // namespace starfish::storage
