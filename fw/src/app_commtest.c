@@ -40,7 +40,7 @@ typedef struct commtest {
     uint64_t errors;
 } commtest_t;
 
-static void ct_fail(commtest_t *c, const char *what, const char *text) {
+_Noreturn static void ct_fail(commtest_t *c, const char *what, const char *text) {
     char msg[240];
     snprintf(msg, sizeof msg, "commtest: %s \"%s\"", what, text); /* hal_fail adds the node */
     hal_fail(c->h, msg);
@@ -88,7 +88,6 @@ static void parse_sweep(commtest_t *c, const char *text) {
         if (end == p || v == 0 || v > 262144 || (*end != ',' && *end != '\0') ||
             c->sweep_n == CT_MAX_SWEEP) {
             ct_fail(c, "commtest.sweep_words is not a list of 1..262144 words:", text);
-            return;
         }
         c->sweep_words[c->sweep_n++] = (uint32_t)v;
         p = *end == ',' ? end + 1 : end;
@@ -119,7 +118,6 @@ static unsigned parse_pairs(commtest_t *c, const char *text, unsigned pairs[][2]
         unsigned long a = strtoul(p, &end, 10);
         if (end == p || *end != ':') {
             ct_fail(c, "commtest.pingpong_pairs is not \"a:b,c:d\":", text);
-            return 0;
         }
         p = end + 1;
         unsigned long b = strtoul(p, &end, 10);
@@ -129,7 +127,6 @@ static unsigned parse_pairs(commtest_t *c, const char *text, unsigned pairs[][2]
                     "commtest.pingpong_pairs names a node outside the machine or a node "
                     "paired with itself:",
                     text);
-            return 0;
         }
         pairs[n][0] = (unsigned)a;
         pairs[n++][1] = (unsigned)b;
@@ -478,7 +475,6 @@ static void commtest_main(hal_t *h) {
     commtest_t *c = (commtest_t *)hal_mem_alloc(h, sizeof(commtest_t), 8);
     if (c == NULL) {
         hal_fail(h, "commtest: node memory exhausted");
-        return;
     }
     hal_set_context(h, c);
     setup(c, h);

@@ -49,7 +49,6 @@ void fw_transfer_cp_main(hal_t *h) {
     char msg[200];
     if (fw_transfer_pattern(&req, &p, msg, sizeof msg) != FW_PATTERN_OK) {
         hal_fail(h, msg);
-        return;
     }
     unsigned cp = hal_role_index(h);
     uint64_t bytes = fw_pattern_cp_bytes(&p, cp);
@@ -62,7 +61,6 @@ void fw_transfer_cp_main(hal_t *h) {
                  "(raise machine.node_memory_kb)",
                  cp, (unsigned long long)bytes);
         hal_fail(h, msg);
-        return;
     }
     if (p.is_write) {
         fill_for_write(h, &p, cp, buf);
@@ -99,7 +97,6 @@ void fw_transfer_iop_main(hal_t *h) {
     fw_scsi_t *scsi = (fw_scsi_t *)hal_mem_alloc(h, sizeof(fw_scsi_t), 8);
     if (!scsi || fw_scsi_init(scsi, h, 0) != 0) {
         hal_fail(h, "transfer: SCSI host adapter 0 unusable");
-        return;
     }
     /* fs.kind = ddio is the only file system so far (fs_params.cpp). */
     if (!fw_ddio_iop_init(m, scsi)) {

@@ -51,7 +51,6 @@ int fw_ddio_collective(fw_msg_t *m, const fw_transfer_req_t *req) {
     fw_group_t *group = (fw_group_t *)hal_mem_alloc(h, sizeof *group, 8);
     if (!body || !nodes || !results || !group) {
         hal_fail(h, "DDIO: node memory exhausted on the requesting CP");
-        return FW_MSG_ERANGE;
     }
     *body = *req;
     for (unsigned k = 0; k < iops; ++k) {
@@ -125,7 +124,8 @@ struct fw_ddio_iop {
     fw_ddio_stats_t stats;
 };
 
-static void fail_status(hal_t *h, const char *what, uint64_t block, const fw_scsi_cmd_t *cmd) {
+_Noreturn static void fail_status(hal_t *h, const char *what, uint64_t block,
+                                  const fw_scsi_cmd_t *cmd) {
     char msg[160];
     snprintf(msg, sizeof msg,
              "DDIO: %s of file block %llu failed: SCSI status 0x%x, sense %x/%02x/%02x", what,
@@ -264,16 +264,13 @@ static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
     char msg[200];
     if (!req->body || req->body_bytes != sizeof tr) {
         hal_fail(h, "DDIO: malformed collective request");
-        return;
     }
     memcpy(&tr, req->body, sizeof tr);
     if (fw_transfer_pattern(&tr, &io->pattern, msg, sizeof msg) != FW_PATTERN_OK) {
         hal_fail(h, msg);
-        return;
     }
     if (io->pattern.file_bytes > (uint64_t)io->layout.params.file_blocks * io->block_bytes) {
         hal_fail(h, "DDIO: the request is larger than the file");
-        return;
     }
     ++io->stats.requests;
     io->queued = fw_ddio_use_queued(io->queued_mode, io->pattern.record_bytes, io->block_bytes);
@@ -282,7 +279,6 @@ static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
     ddio_buffer_t *bufs = (ddio_buffer_t *)hal_mem_alloc(h, (uint32_t)(sizeof *bufs * nbuf), 8);
     if (!bufs) {
         hal_fail(h, "DDIO: node memory exhausted (buffer table)");
-        return;
     }
     for (uint32_t k = 0; k < io->disks; ++k) {
         ddio_disk_t *d = &io->disk[k];
@@ -301,7 +297,6 @@ static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
         b->cmd = fw_scsi_cmd_alloc(io->scsi);
         if (!b->data || !b->cmd) {
             hal_fail(h, "DDIO: node memory exhausted (block buffers)");
-            return;
         }
         fw_group_init(m, &b->group);
         b->awaiting_pieces = false;
@@ -311,7 +306,6 @@ static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
     for (uint32_t i = 0; i < nbuf; ++i) {
         if (hal_thread_spawn(h, buffer_thread, &bufs[i], "ddio-buffer") != 0) {
             hal_fail(h, "DDIO: cannot create a buffer thread (machine.node_thread_limit)");
-            return;
         }
     }
     for (uint32_t i = 0; i < nbuf; ++i) {
@@ -319,7 +313,6 @@ static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
     }
     if (fw_group_wait(m, &io->put_group) != FW_MSG_OK) {
         hal_fail(h, "DDIO: delivering queued Memputs to the CPs failed");
-        return;
     }
     for (uint32_t k = 0; k < io->disks; ++k) {
         /* The last prefetch must be complete before the request is. */
@@ -349,7 +342,6 @@ fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
     char msg[200];
     if (!io) {
         hal_fail(h, "DDIO: node memory exhausted");
-        return NULL;
     }
     memset(io, 0, sizeof *io);
     io->m = m;
@@ -357,7 +349,6 @@ fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
     io->h = h;
     if (fw_transfer_layout(h, &io->layout, msg, sizeof msg) != FW_LAYOUT_OK) {
         hal_fail(h, msg);
-        return NULL;
     }
     io->block_bytes = io->layout.params.block_bytes;
     io->sectors_per_block = io->layout.sectors_per_block;
@@ -374,12 +365,10 @@ fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
     io->disks = hal_disks_per_iop(h);
     if (scsi->targets < io->disks) {
         hal_fail(h, "DDIO: fewer SCSI targets than machine.disks_per_iop");
-        return NULL;
     }
     io->disk = (ddio_disk_t *)hal_mem_alloc(h, (uint32_t)(sizeof *io->disk * io->disks), 8);
     if (!io->disk) {
         hal_fail(h, "DDIO: node memory exhausted");
-        return NULL;
     }
     unsigned iop = hal_role_index(h);
     for (uint32_t k = 0; k < io->disks; ++k) {
@@ -394,7 +383,6 @@ fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
             d->table = (uint32_t *)hal_mem_alloc(h, (uint32_t)table_bytes, 8);
             if (!d->table) {
                 hal_fail(h, "DDIO: node memory exhausted (layout table)");
-                return NULL;
             }
             fw_layout_build_table(&io->layout, d->file_disk, d->table);
         }
@@ -403,7 +391,6 @@ fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
         d->prefetch = fw_scsi_cmd_alloc(scsi);
         if (!d->list || !d->prefetch) {
             hal_fail(h, "DDIO: node memory exhausted (block list)");
-            return NULL;
         }
     }
     fw_msg_register_service(m, FW_DDIO_REQUEST_TYPE, ddio_service, io);

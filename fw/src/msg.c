@@ -8,7 +8,7 @@
 
 /* ---- small helpers -------------------------------------------------------------------- */
 
-void fw_msg_failf(fw_msg_t *m, const char *fmt, ...) {
+_Noreturn void fw_msg_failf(fw_msg_t *m, const char *fmt, ...) {
     /* hal_fail names the node itself ("node N: ..."). */
     char msg[256];
     va_list ap;
@@ -173,7 +173,6 @@ void fw_group_done(fw_msg_t *m, fw_group_t *g, uint32_t count, int32_t status) {
     if (count > g->outstanding) {
         fw_msg_failf(m, "messaging: completion group counts %u operations done of %u outstanding",
                      count, g->outstanding);
-        return;
     }
     g->outstanding -= count;
     if (status != FW_MSG_OK) {
@@ -270,7 +269,6 @@ static fw_ra_t *ra_lookup(fw_msg_t *m, uint32_t addr, unsigned src, uint32_t wan
                      "messaging: a reply or completion (from node %u) names reply action 0x%08x, "
                      "which is not %s",
                      src, addr, want_state == FW_RA_WAITING ? "waiting" : "depositing");
-        return NULL;
     }
     return ra;
 }
@@ -397,7 +395,6 @@ static void rx_user(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_t
                          "messaging: type %u (an interrupt-level handler) from node %u carries "
                          "a %u-byte body",
                          hdr->type, src, bytes);
-            return;
         }
         hal_cycles(m->h, m->c.request_accept);
         e->handler(m, src, hdr, e->arg);
@@ -406,7 +403,6 @@ static void rx_user(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_t
     if (e->kind != FW_TYPE_SERVICE) {
         fw_msg_failf(m, "messaging: message type %u from node %u has no service or handler",
                      hdr->type, src);
-        return;
     }
     hal_cycles(m->h, m->c.request_accept);
     fw_pending_t *p = fw_pending_get(m);
@@ -433,7 +429,6 @@ static void on_header(void *arg, const hw_ni_rx_record_t *rec, fw_ni_answer_t *a
     if (src >= m->nodes || rec->hdr_bytes < sizeof(fw_msg_hdr_t)) {
         fw_msg_failf(m, "messaging: message from node %u has a %u-byte header (expected %u)", src,
                      rec->hdr_bytes, (unsigned)sizeof(fw_msg_hdr_t));
-        return;
     }
     fw_msg_hdr_t hdr;
     memcpy(&hdr, rec->header, sizeof hdr);
@@ -460,7 +455,6 @@ static void on_header(void *arg, const hw_ni_rx_record_t *rec, fw_ni_answer_t *a
     default:
         if (hdr.type < FW_MSG_TYPE_USER) {
             fw_msg_failf(m, "messaging: message from node %u has unknown type %u", src, hdr.type);
-            return;
         }
         rx_user(m, src, &hdr, bytes, ans);
     }
@@ -484,7 +478,6 @@ static void on_done(void *arg, unsigned src, uint32_t cookie) {
     if (magic == NULL || *magic != FW_PEND_MAGIC) {
         fw_msg_failf(m, "messaging: DONE record from node %u has cookie 0x%08x, no receive record",
                      src, cookie);
-        return;
     }
     /* The sender is the one the HEADER record named (p->src): hw/ni_regs.h does not
      * promise src_node in DONE records. */
@@ -541,7 +534,6 @@ fw_msg_t *fw_msg_init(hal_t *h) {
     fw_msg_t *m = (fw_msg_t *)hal_mem_alloc(h, sizeof(fw_msg_t), 8);
     if (m == NULL) {
         hal_fail(h, "messaging: node memory exhausted allocating the messaging state");
-        return NULL;
     }
     memset(m, 0, sizeof *m);
     m->h = h;
@@ -648,11 +640,9 @@ static void register_type(fw_msg_t *m, unsigned type, uint32_t kind) {
     if (type < FW_MSG_TYPE_USER || type > FW_MSG_TYPE_MAX) {
         fw_msg_failf(m, "messaging: user message types are %u..%u, not %u", FW_MSG_TYPE_USER,
                      FW_MSG_TYPE_MAX, type);
-        return;
     }
     if (m->types[type].kind != FW_TYPE_NONE) {
         fw_msg_failf(m, "messaging: message type %u registered twice", type);
-        return;
     }
     m->types[type].kind = kind;
 }
@@ -668,7 +658,6 @@ void fw_msg_register_service(fw_msg_t *m, unsigned type, fw_service_fn fn, void 
                 fw_msg_failf(m,
                              "messaging: cannot start server thread %u of msg.server_threads = %u",
                              i, m->server_threads);
-                return;
             }
         }
     }

@@ -27,7 +27,6 @@ static struct fw_msg_barrier *find_barrier(fw_msg_t *m, uint32_t id) {
 static void act(fw_msg_t *m, struct fw_msg_barrier *b, const fw_barrier_out_t *out) {
     if (out->error != NULL) {
         fw_msg_failf(m, "messaging: barrier %u: %s", b->id, out->error);
-        return;
     }
     for (uint32_t i = 0; i < out->sends; ++i) {
         fw_msg_hdr_t hdr;
@@ -52,7 +51,6 @@ fw_msg_barrier_t *fw_msg_barrier_create(fw_msg_t *m, uint32_t id, const unsigned
     }
     if (b->created) {
         fw_msg_failf(m, "messaging: barrier %u created twice", id);
-        return NULL;
     }
     b->members = (unsigned *)fw_msg_alloc(m, n * (uint32_t)sizeof(unsigned), "barrier members");
     if (b->members == NULL) {
@@ -73,7 +71,6 @@ fw_msg_barrier_t *fw_msg_barrier_create(fw_msg_t *m, uint32_t id, const unsigned
         if (b->members[i] >= m->nodes || (i > 0 && b->members[i] == b->members[i - 1])) {
             fw_msg_failf(m, "messaging: barrier %u: member list has node %u twice or out of range",
                          id, b->members[i]);
-            return NULL;
         }
         if (b->members[i] == m->self) {
             self = i;
@@ -81,12 +78,10 @@ fw_msg_barrier_t *fw_msg_barrier_create(fw_msg_t *m, uint32_t id, const unsigned
     }
     if (self == n) {
         fw_msg_failf(m, "messaging: barrier %u: this node is not among its %u members", id, n);
-        return NULL;
     }
     const char *err = fw_barrier_sm_configure(&b->sm, n, self);
     if (err != NULL) {
         fw_msg_failf(m, "messaging: barrier %u: %s", id, err);
-        return NULL;
     }
     b->created = true;
     return b;
@@ -112,7 +107,6 @@ void fw_barrier_rx(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr) {
         if (expected != src) {
             fw_msg_failf(m, "messaging: barrier %u round %u message from node %u, expected node %u",
                          b->id, hdr->length, src, expected);
-            return;
         }
     }
     fw_barrier_out_t out;

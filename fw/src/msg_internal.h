@@ -160,7 +160,8 @@ struct fw_msg {
 };
 
 /* msg.c */
-void fw_msg_failf(fw_msg_t *m, const char *fmt, ...)
+/* Never returns (hal_fail). */
+_Noreturn void fw_msg_failf(fw_msg_t *m, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif

@@ -249,7 +249,6 @@ static void rx_batch(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_
                      "messaging: queued-%s batch from node %u has %u bytes for %u pieces "
                      "(batches are at most fs.block_bytes = %u)",
                      is_get ? "Memget" : "Memput", src, bytes, hdr->length, m->batch_bytes);
-        return;
     }
     fw_qsrc_t *qs = src_of(m, src);
     if (qs == NULL) {
@@ -306,7 +305,6 @@ void fw_q_put_arrived(fw_msg_t *m, fw_pending_t *p) {
                      "messaging: malformed queued-Memput batch from node %u (%u pieces, %u "
                      "of %u bytes parsed)",
                      p->src, p->hdr.length, pos, p->body_bytes);
-        return;
     }
     hal_cycles(m->h, m->c.memput_ack);
     fw_msg_send_reply(m, p->src, p->hdr.reply, status, NULL, NULL, 0);
@@ -330,7 +328,6 @@ void fw_q_get_arrived(fw_msg_t *m, fw_pending_t *p) {
                          "messaging: queued-Memget batch from node %u asks for more than "
                          "fs.block_bytes = %u bytes",
                          p->src, m->batch_bytes);
-            return;
         }
         hal_cycles(m->h, m->c.queue_piece + m->c.copy_word * fw_words(len));
         int32_t st = fw_msg_base_check(m, off, len);
@@ -370,7 +367,6 @@ void fw_q_reply(fw_msg_t *m, fw_ra_t *ra, uint32_t bytes, fw_ni_answer_t *ans) {
     if (bytes != side->data) {
         fw_msg_failf(m, "messaging: queued-Memget reply from node %u has %u bytes, asked for %u",
                      ra->node, bytes, side->data);
-        return;
     }
     ra->state = FW_RA_DEPOSITING;
     ra->got.bytes = bytes;

@@ -52,7 +52,7 @@ static void ni_write(fw_ni_t *ni, uint32_t reg, uint32_t value) {
     hal_reg_write(ni->h, HW_NI_BASE + reg, value);
 }
 
-static void ni_fail(fw_ni_t *ni, const char *msg) {
+_Noreturn static void ni_fail(fw_ni_t *ni, const char *msg) {
     hal_fail(ni->h, msg);
 }
 
@@ -65,7 +65,6 @@ static swq_entry_t *swq_new_entry(fw_ni_t *ni) {
                  "(%u entries waiting)",
                  ni->swq_depth);
         ni_fail(ni, msg);
-        return NULL;
     }
     e->hdr_addr = hal_mem_addr(ni->h, e->hdr);
     return e;
@@ -78,20 +77,17 @@ fw_ni_t *fw_ni_init(hal_t *h, const fw_ni_config_t *cfg, const fw_ni_ops_t *ops)
         snprintf(msg, sizeof msg, "NI driver: msg.rx_ring_slots = %u must be a power of two >= 2",
                  slots);
         hal_fail(h, msg);
-        return NULL;
     }
     uint32_t id = hal_reg_read(h, HW_NI_BASE + HW_NI_REG_ID);
     if (id != HW_NI_ID_VALUE) {
         snprintf(msg, sizeof msg, "NI register ID reads 0x%08x, expected 0x%08x", id,
                  HW_NI_ID_VALUE);
         hal_fail(h, msg);
-        return NULL;
     }
     uint32_t node = hal_reg_read(h, HW_NI_BASE + HW_NI_REG_NODE);
     if (node != hal_node_id(h)) {
         snprintf(msg, sizeof msg, "NI register NODE reads %u", node);
         hal_fail(h, msg);
-        return NULL;
     }
     fw_ni_t *ni = (fw_ni_t *)hal_mem_alloc(h, sizeof(fw_ni_t), 8);
     hw_ni_rx_record_t *ring =
@@ -101,7 +97,6 @@ fw_ni_t *fw_ni_init(hal_t *h, const fw_ni_config_t *cfg, const fw_ni_ops_t *ops)
         snprintf(msg, sizeof msg,
                  "NI driver: node memory exhausted allocating the %u-slot receive ring", slots);
         hal_fail(h, msg);
-        return NULL;
     }
     memset(ni, 0, sizeof *ni);
     memset(ring, 0, (size_t)slots * HW_NI_RX_RECORD_BYTES);
@@ -134,7 +129,6 @@ fw_ni_t *fw_ni_init(hal_t *h, const fw_ni_config_t *cfg, const fw_ni_ops_t *ops)
     if (err != HW_NI_ERR_NONE) {
         snprintf(msg, sizeof msg, "NI register ERROR = %u after programming the receive ring", err);
         hal_fail(h, msg);
-        return NULL;
     }
     return ni;
 }
@@ -279,7 +273,6 @@ void fw_ni_send(fw_ni_t *ni, unsigned dest, const void *hdr, uint32_t hdr_bytes,
                  "body (limits %u and %u)",
                  dest, hdr_bytes, body_bytes, HW_NI_HDR_MAX_BYTES, HW_NI_MAX_BODY_BYTES);
         ni_fail(ni, msg);
-        return;
     }
     uint32_t body_addr = body_bytes > 0 ? hal_mem_addr(h, body) : 0;
     ni->stats.sends++;
@@ -356,7 +349,6 @@ static void rx_irq(hal_t *h, void *arg) {
             snprintf(msg, sizeof msg, "NI receive record in slot %u has unknown kind %u",
                      ni->rx_next, rec->kind);
             ni_fail(ni, msg);
-            return;
         }
         rec->kind = 0;
         ni->rx_next = (ni->rx_next + 1) & ni->ring_mask;

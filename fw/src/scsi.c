@@ -17,7 +17,6 @@ static void scsi_irq(hal_t *h, void *arg) {
         fw_scsi_cmd_t *cmd = (fw_scsi_cmd_t *)hal_mem_ptr(h, tag);
         if (!cmd || !cmd->busy) {
             hal_fail(h, "SCSI driver: completion for a tag that names no outstanding command");
-            return;
         }
         hal_cycles(h, s->complete_cycles);
         cmd->busy = false;
@@ -37,7 +36,6 @@ int fw_scsi_init(fw_scsi_t *s, hal_t *h, unsigned adapter) {
     s->submitted = s->completed = s->check_conditions = 0;
     if (hal_reg_read(h, reg(s, HW_SCSI_REG_ID)) != HW_SCSI_ID_VALUE) {
         hal_fail(h, "SCSI driver: no host adapter answers at its register window");
-        return -1;
     }
     s->targets = hal_reg_read(h, reg(s, HW_SCSI_REG_TARGETS));
     s->qdepth = hal_reg_read(h, reg(s, HW_SCSI_REG_QDEPTH));
@@ -46,7 +44,6 @@ int fw_scsi_init(fw_scsi_t *s, hal_t *h, unsigned adapter) {
     s->slots = (hal_sem_t *)hal_mem_alloc(h, (uint32_t)(sizeof(hal_sem_t) * (s->targets + 1u)), 8);
     if (!s->slots) {
         hal_fail(h, "SCSI driver: node memory exhausted");
-        return -1;
     }
     for (unsigned t = 0; t < s->targets; ++t) {
         hal_sem_init(h, &s->slots[t], s->qdepth);
@@ -70,11 +67,9 @@ void fw_scsi_submit10(fw_scsi_t *s, fw_scsi_cmd_t *cmd, unsigned target, uint8_t
     hal_t *h = s->h;
     if (cmd->busy) {
         hal_fail(h, "SCSI driver: a command was resubmitted before it completed");
-        return;
     }
     if (target >= s->targets) {
         hal_fail(h, "SCSI driver: command to a target that is not on the bus");
-        return;
     }
     hal_sem_wait(h, &s->slots[target]);
     hal_cycles(h, s->submit_cycles);

@@ -62,6 +62,10 @@ Machine::Machine(const config::Config &cfg, int trial, const FirmwareSet &firmwa
                 static_cast<uint32_t>(global), seed, static_cast<uint64_t>(trial)));
         }
     }
+    // An adapter's programming errors reach its IOP's failure report.
+    for (int k = 0; k < shape_.iop_count; ++k) {
+        adapters_.at(static_cast<size_t>(k))->fault.bind(iop(k).device_faults());
+    }
 }
 
 Machine::~Machine() {

@@ -59,7 +59,9 @@ public:
     int disk_count() const { return static_cast<int>(disks_.size()); }
     net::TorusBase &network() { return *network_; }
 
-    // First failure of any node (device errors, hal_fail), or "".
+    // First failure of any node, in node order, or "": a device fault ("node 16:
+    // SCSI adapter 0 register SUBMIT (0x020): ... (HW_SCSI_ERR_BUF_ADDR)") before
+    // the node's firmware failure (hal_fail, HAL misuse). docs/machine.md.
     std::string failure() const;
     // Threads still alive per node ("cp0: main, msg-server; iop3: ddio-buffer"), for
     // reports on runs that ran out of activity with work left.

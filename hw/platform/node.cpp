@@ -44,7 +44,7 @@ Node::Node(sc_core::sc_module_name name, const NodeSetup &setup, const config::C
     }
     ni_.irq_rx(irq_lines_[HW_IRQ_NI_RX]);
     ni_.irq_tx(irq_lines_[HW_IRQ_NI_TX]);
-    attach_device("ni", HW_NI_BASE, HW_NI_SIZE, ni_.regs, [this] { return ni_.failure(); });
+    attach_device("ni", HW_NI_BASE, HW_NI_SIZE, ni_.regs, &ni_.fault);
     RegisterBus &bus = *this;
     hal_ =
         std::make_unique<NodeHal>(identity_of(setup), cfg, HalCosts::from(cfg), cpu_, memory_, bus);
@@ -64,7 +64,7 @@ Node::IrqLine &Node::irq_line(unsigned line) {
 }
 
 void Node::attach_device(const std::string &dev_name, uint32_t base, uint32_t size,
-                         TargetSocket &regs, std::function<std::string()> failure) {
+                         TargetSocket &regs, common::DeviceFaultPort *fault) {
     if (base < HW_DEV_BASE || size == 0 || uint64_t(base) + size > 0x100000000ull) {
         throw std::invalid_argument(std::string(name()) + ": device " + dev_name +
                                     " window must lie in the device region above HW_DEV_BASE");
@@ -76,8 +76,10 @@ void Node::attach_device(const std::string &dev_name, uint32_t base, uint32_t si
         }
     }
     bus_.bind(regs);
-    windows_.push_back(
-        Window{dev_name, base, size, static_cast<unsigned>(windows_.size()), std::move(failure)});
+    windows_.push_back(Window{dev_name, base, size, static_cast<unsigned>(windows_.size())});
+    if (fault != nullptr) {
+        fault->bind(device_faults_);
+    }
 }
 
 RegisterBus::Result Node::access(bool write, uint32_t addr, uint32_t &value,
@@ -116,13 +118,10 @@ std::vector<uint8_t> Node::read_memory(uint32_t addr, uint32_t len) {
 }
 
 std::string Node::failure() const {
-    for (const Window &w : windows_) {
-        if (w.failure) {
-            std::string f = w.failure();
-            if (!f.empty()) {
-                return f;
-            }
-        }
+    // A device fault comes first: the firmware's failure that follows it (the
+    // failed access) only says that the device answered with an error.
+    if (!device_faults_.empty()) {
+        return device_faults_.failure();
     }
     return cpu_.failure();
 }

@@ -8,6 +8,7 @@
 #include "hw/config/registry.h"
 #include "hw/platform/node_hal.h"
 #include "hw/platform/placement.h"
+#include "tlm_models/common/device_fault.h"
 #include "tlm_models/net/net_port.h"
 #include "tlm_models/node/network_interface.h"
 #include "tlm_models/node/node_cpu.h"
@@ -19,7 +20,6 @@
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
-#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -66,17 +66,21 @@ public:
     IrqLine &irq_line(unsigned line);
     // Maps a device's registers at [base, base + size) (e.g. SCSI host adapter k at
     // HW_SCSI_BASE + k * HW_SCSI_STRIDE); register accesses reach regs with the byte
-    // offset within the window. `failure` (optional) reports the device's fatal
-    // error text for failure(). Call during elaboration.
+    // offset within the window. `fault` (optional) is the device's fault port: it is
+    // bound to device_faults(). Call during elaboration.
     void attach_device(const std::string &name, uint32_t base, uint32_t size, TargetSocket &regs,
-                       std::function<std::string()> failure = {});
+                       common::DeviceFaultPort *fault = nullptr);
+    // Where this node's devices report faults (the NI's port is bound already).
+    common::DeviceFaultSink &device_faults() { return device_faults_; }
+    const common::DeviceFaultSink &device_faults() const { return device_faults_; }
 
     // Debug read of node memory through its TLM socket (transport_dbg; no time),
     // for harnesses that collect firmware results. Throws if outside memory.
     std::vector<uint8_t> read_memory(uint32_t addr, uint32_t len);
 
     // Why the run stopped on this node ("node N: ...") or "" if it did not fail:
-    // a device error first, else the firmware's (hal_fail and HAL misuse).
+    // the first device fault (naming device and register), else the firmware's
+    // failure (hal_fail and HAL misuse; a failed register access shows there too).
     std::string failure() const;
     const std::map<std::string, uint64_t> &exports() const { return hal_->exports(); }
     // {"cpu": CpuStats, "ni": NetworkInterfaceStats}
@@ -88,12 +92,12 @@ private:
         uint32_t base;
         uint32_t size;
         unsigned socket_index;
-        std::function<std::string()> failure;
     };
 
     Result access(bool write, uint32_t addr, uint32_t &value, sc_core::sc_time &delay) override;
 
     NodeSetup setup_;
+    common::DeviceFaultSink device_faults_; // outlives the devices that report into it
     node::NodeMemory memory_;
     node::NodeCpu cpu_;
     node::NetworkInterface ni_;

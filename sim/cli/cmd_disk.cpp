@@ -362,7 +362,7 @@ private:
         trans.set_streaming_width(4);
         (*buses_[b].regs)->b_transport(trans, delay);
         if (trans.get_response_status() != tlm::TLM_OK_RESPONSE) {
-            throw std::runtime_error("replay: register access failed");
+            throw std::runtime_error("replay: " + buses_[b].adapter->fault.failure());
         }
         return value;
     }

@@ -7,8 +7,11 @@
 #include "sim/runner/isolated_run.h"
 #include "tests/node/fw_tests.h"
 #include "tests/node/node_bench.h"
+#include "tests/support/ideal_network.h"
+#include "tlm_models/node/network_interface.h"
 
 #include <boost/test/unit_test.hpp>
+#include <tlm_utils/simple_initiator_socket.h>
 
 #include <algorithm>
 #include <numeric>
@@ -100,6 +103,35 @@ void check_exchange(const json &r, const fwt_ni_args_t &a, uint32_t max_payload,
     BOOST_TEST(ni_stat(r, 1, "body_bytes_deposited") + ni_stat(r, 1, "body_bytes_discarded") ==
                bytes);
 }
+
+// Offers the NI, from the network's side, a packet too short to hold its frame
+// (and binds the NI's and the memory's sockets, which stay unused).
+class ShortPacketSource : public sc_core::sc_module {
+public:
+    SC_HAS_PROCESS(ShortPacketSource);
+    ShortPacketSource(sc_core::sc_module_name name, node::NetworkInterface &ni,
+                      node::NodeMemory &memory)
+        : sc_core::sc_module(name), regs("regs"), memory_port("memory_port"), ni_(ni) {
+        regs.bind(ni.regs);
+        memory_port.bind(memory.socket);
+        SC_THREAD(run);
+    }
+    tlm_utils::simple_initiator_socket<ShortPacketSource> regs;
+    tlm_utils::simple_initiator_socket<ShortPacketSource> memory_port;
+    bool taken = true;
+    bool ran_on = false; // the simulation went on after the fault
+
+private:
+    void run() {
+        sc_core::wait(10, sc_core::SC_NS);
+        auto pkt = std::make_unique<net::Packet>();
+        pkt->payload.resize(4);
+        taken = ni_.deliver(pkt);
+        sc_core::wait(1, sc_core::SC_NS);
+        ran_on = true;
+    }
+    node::NetworkInterface &ni_;
+};
 
 } // namespace
 
@@ -238,7 +270,8 @@ BOOST_AUTO_TEST_CASE(timing_of_one_message) {
     }
 }
 
-// Every HW_NI_ERR_* is detected, sets ERROR, and stops the run naming node and register.
+// Every HW_NI_ERR_* is detected, sets ERROR, and stops the run naming node, device
+// and register (with its offset) through the device-fault path.
 BOOST_AUTO_TEST_CASE(programming_errors_name_node_and_register) {
     struct Case {
         uint32_t scenario;
@@ -246,27 +279,35 @@ BOOST_AUTO_TEST_CASE(programming_errors_name_node_and_register) {
         const char *text; // "node 0: network interface register …"
     };
     const std::vector<Case> cases = {
-        {FWT_NIERR_TX_BODY_ADDR, HW_NI_ERR_TX_ADDR, "register TX_PUSH: body [0xfffff0, +64)"},
-        {FWT_NIERR_TX_HDR_ADDR, HW_NI_ERR_TX_ADDR, "register TX_PUSH: header [0xe0000000, +16)"},
-        {FWT_NIERR_TX_HDR_MISALIGNED, HW_NI_ERR_TX_SIZE, "register TX_PUSH: TX_HDR_BYTES = 6"},
+        {FWT_NIERR_TX_BODY_ADDR, HW_NI_ERR_TX_ADDR,
+         "register TX_PUSH (0x028): body [0xfffff0, +64)"},
+        {FWT_NIERR_TX_HDR_ADDR, HW_NI_ERR_TX_ADDR,
+         "register TX_PUSH (0x028): header [0xe0000000, +16)"},
+        {FWT_NIERR_TX_HDR_MISALIGNED, HW_NI_ERR_TX_SIZE,
+         "register TX_PUSH (0x028): TX_HDR_BYTES = 6"},
         {FWT_NIERR_TX_BODY_TOO_LARGE, HW_NI_ERR_TX_SIZE,
-         "register TX_PUSH: TX_BODY_BYTES = 16777217"},
-        {FWT_NIERR_TX_EMPTY, HW_NI_ERR_TX_SIZE, "register TX_PUSH: empty message"},
-        {FWT_NIERR_TX_DEST, HW_NI_ERR_TX_DEST, "register TX_PUSH: TX_DEST = 99 names no node"},
-        {FWT_NIERR_TX_OVERFLOW, HW_NI_ERR_TX_OVERFLOW, "register TX_PUSH: push while TX_FREE is 0"},
+         "register TX_PUSH (0x028): TX_BODY_BYTES = 16777217"},
+        {FWT_NIERR_TX_EMPTY, HW_NI_ERR_TX_SIZE, "register TX_PUSH (0x028): empty message"},
+        {FWT_NIERR_TX_DEST, HW_NI_ERR_TX_DEST,
+         "register TX_PUSH (0x028): TX_DEST = 99 names no node"},
+        {FWT_NIERR_TX_OVERFLOW, HW_NI_ERR_TX_OVERFLOW,
+         "register TX_PUSH (0x028): push while TX_FREE is 0"},
         {FWT_NIERR_RING_SLOTS, HW_NI_ERR_RX_RING,
-         "register CTRL: enable with a bad ring: RX_RING_SLOTS = 3"},
+         "register CTRL (0x008): enable with a bad ring: RX_RING_SLOTS = 3"},
         {FWT_NIERR_RING_ALIGN, HW_NI_ERR_RX_RING,
-         "register CTRL: enable with a bad ring: RX_RING_BASE"},
+         "register CTRL (0x008): enable with a bad ring: RX_RING_BASE"},
         {FWT_NIERR_RING_OUTSIDE, HW_NI_ERR_RX_RING,
-         "register CTRL: enable with a bad ring: ring ["},
-        {FWT_NIERR_RING_CHANGED, HW_NI_ERR_RX_RING, "register RX_RING_BASE: ring changed while"},
-        {FWT_NIERR_RX_HANDLE, HW_NI_ERR_RX_HANDLE, "register RX_CMD: handle 5 names no message"},
-        {FWT_NIERR_RX_CMD, HW_NI_ERR_RX_CMD, "register RX_CMD: unknown op 7"},
-        {FWT_NIERR_RX_ADDR, HW_NI_ERR_RX_ADDR, "register RX_CMD: body [0xeffff000, +100)"},
-        {FWT_NIERR_RX_POP, HW_NI_ERR_RX_POP, "register RX_POP: pop with no waiting record"},
+         "register CTRL (0x008): enable with a bad ring: ring ["},
+        {FWT_NIERR_RING_CHANGED, HW_NI_ERR_RX_RING,
+         "register RX_RING_BASE (0x040): ring changed while"},
+        {FWT_NIERR_RX_HANDLE, HW_NI_ERR_RX_HANDLE,
+         "register RX_CMD (0x05c): handle 5 names no message"},
+        {FWT_NIERR_RX_CMD, HW_NI_ERR_RX_CMD, "register RX_CMD (0x05c): unknown op 7"},
+        {FWT_NIERR_RX_ADDR, HW_NI_ERR_RX_ADDR, "register RX_CMD (0x05c): body [0xeffff000, +100)"},
+        {FWT_NIERR_RX_POP, HW_NI_ERR_RX_POP, "register RX_POP (0x050): pop with no waiting record"},
         {FWT_NIERR_REG_UNDEFINED, HW_NI_ERR_REG, "register at offset 0x100: read of an undefined"},
-        {FWT_NIERR_REG_READ_ONLY, HW_NI_ERR_REG, "register ID: write to a read-only register"},
+        {FWT_NIERR_REG_READ_ONLY, HW_NI_ERR_REG,
+         "register ID (0x000): write to a read-only register"},
     };
     BOOST_REQUIRE(cases.size() == FWT_NIERR_COUNT);
     static const char *const code_names[] = {"",
@@ -298,6 +339,45 @@ BOOST_AUTO_TEST_CASE(programming_errors_name_node_and_register) {
             BOOST_TEST(!r["nodes"][0]["exports"].contains("continued"));
         }
     }
+}
+
+// A packet the NI cannot take is a broken model invariant, not a programming
+// error: it goes through the same fault path (no SC_REPORT_ERROR, nothing
+// thrown), without a register, and stops the simulation.
+BOOST_AUTO_TEST_CASE(broken_invariant_is_a_device_fault_without_register) {
+    json r = sim::run_isolated([] {
+        sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                                sc_core::SC_DO_NOTHING);
+        config::Config cfg(sim::parameter_registry());
+        testing::IdealNetwork network("network", 1, testing::IdealNetwork::Params{});
+        node::NodeMemory memory("memory", 1u << 20);
+        node::NetworkInterface ni("ni", node::NetworkInterfaceParams::from(cfg), 3, memory, network,
+                                  0, {0});
+        sc_core::sc_signal<bool> irq_rx("irq_rx"), irq_tx("irq_tx");
+        ni.irq_rx(irq_rx);
+        ni.irq_tx(irq_tx);
+        common::DeviceFaultSink sink;
+        ni.fault.bind(sink);
+        ShortPacketSource source("source", ni, memory);
+        sc_core::sc_start();
+        BOOST_REQUIRE(sink.faults().size() == 1u);
+        const common::DeviceFault &f = sink.faults()[0];
+        return json{{"failure", sink.failure()},
+                    {"port_failure", ni.fault.failure()},
+                    {"in_register_access", f.in_register_access},
+                    {"time_ps", f.time_ps},
+                    {"stopped_ps", sc_core::sc_time_stamp().value()},
+                    {"taken", source.taken},
+                    {"ran_on", source.ran_on}};
+    });
+    BOOST_TEST(r["failure"] ==
+               "node 3: network interface: packet of 4 bytes is shorter than the NI frame");
+    BOOST_TEST(r["port_failure"] == r["failure"]);
+    BOOST_TEST(r["in_register_access"] == false);
+    BOOST_TEST(r["taken"] == false); // refused
+    BOOST_TEST(r["time_ps"] == 10000u);
+    BOOST_TEST(r["stopped_ps"] == 10000u);
+    BOOST_TEST(r["ran_on"] == false);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

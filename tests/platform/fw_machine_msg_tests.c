@@ -33,7 +33,6 @@ void mt_barrier_main(hal_t *h) {
     unsigned *all = (unsigned *)hal_mem_alloc(h, n * (uint32_t)sizeof(unsigned), 8);
     if (m == NULL || all == NULL) {
         hal_fail(h, "barrier test: node memory exhausted");
-        return;
     }
     for (unsigned i = 0; i < n; ++i) {
         all[i] = i;
@@ -45,7 +44,6 @@ void mt_barrier_main(hal_t *h) {
         uint64_t now = hal_now_cycles(h);
         if (now >= start) {
             hal_fail(h, "barrier test: the previous barrier ran past the next start");
-            return;
         }
         hal_sleep_cycles(h, start - now);
         fw_ni_stats_t before = *fw_ni_stats(fw_msg_ni(m));

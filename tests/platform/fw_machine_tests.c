@@ -1,12 +1,17 @@
 /* Test firmware for the machine assembly: each IOP drives its own disks through
- * the SCSI driver (fw/scsi.h) and checks the bytes; CPs do nothing. */
+ * the SCSI driver (fw/scsi.h) and checks the bytes; CPs do nothing. And two
+ * programming errors that must end in the machine's failure report. */
 #include "fw/hal.h"
 #include "fw/scsi.h"
 #include "hw/data_pattern.h"
+#include "hw/ni_regs.h"
+#include "hw/node_map.h"
 
 #include <string.h>
 
 void machine_test_iop_main(hal_t *h);
+void machine_test_bad_scsi_iop_main(hal_t *h);
+void machine_test_bad_ni_cp_main(hal_t *h);
 
 static int check_sectors(hal_t *h, const uint8_t *buf, uint32_t disk, uint32_t lba, uint32_t n) {
     uint8_t expected[HW_SECTOR_BYTES];
@@ -55,4 +60,32 @@ void machine_test_iop_main(hal_t *h) {
     hal_export(h, "ok", ok);
     hal_export(h, "cycles", hal_now_cycles(h) - t0);
     hal_export(h, "completed", s->completed);
+}
+
+/* IOP 0 submits, through the SCSI driver, a READ whose buffer lies outside node
+ * memory: the adapter refuses the SUBMIT write and the thread stops inside
+ * fw_scsi_submit10 (it never exports "continued"). */
+void machine_test_bad_scsi_iop_main(hal_t *h) {
+    if (hal_role_index(h) != 0) {
+        return;
+    }
+    fw_scsi_t *s = (fw_scsi_t *)hal_mem_alloc(h, sizeof(fw_scsi_t), 8);
+    fw_scsi_init(s, h, 0);
+    fw_scsi_cmd_t *cmd = fw_scsi_cmd_alloc(s);
+    hal_export(h, "bad_desc", hal_mem_addr(h, &cmd->desc));
+    fw_scsi_submit10(s, cmd, 0, HW_SCSI_OP_READ10, 0, 0, 16, 0xfff00000u);
+    hal_export(h, "continued", 1);
+}
+
+/* CP 2 pushes a send descriptor whose header size is not a multiple of 4: the NI
+ * refuses the TX_PUSH write and the thread stops there. */
+void machine_test_bad_ni_cp_main(hal_t *h) {
+    if (hal_role_index(h) != 2) {
+        return;
+    }
+    hal_reg_write(h, HW_NI_BASE + HW_NI_REG_TX_DEST, 0);
+    hal_reg_write(h, HW_NI_BASE + HW_NI_REG_TX_HDR_BYTES, 6);
+    hal_reg_write(h, HW_NI_BASE + HW_NI_REG_TX_BODY_BYTES, 0);
+    hal_reg_write(h, HW_NI_BASE + HW_NI_REG_TX_PUSH, 0);
+    hal_export(h, "continued", 1);
 }

@@ -59,10 +59,6 @@ bool is_read_only(uint32_t offset) {
     }
 }
 
-void model_error(const std::string &what) {
-    SC_REPORT_ERROR("starfish/network_interface", what.c_str());
-}
-
 } // namespace
 
 void declare_network_interface_params(config::Registry &reg) {
@@ -136,9 +132,9 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name,
                                    const NetworkInterfaceParams &params, int node_id,
                                    NodeMemory &memory, net::Network &network, int router,
                                    std::vector<int> node_routers)
-    : sc_core::sc_module(name), regs("regs"), irq_rx("irq_rx"), irq_tx("irq_tx"), params_(params),
-      node_id_(node_id), memory_(memory), network_(network), router_(router),
-      node_routers_(std::move(node_routers)) {
+    : sc_core::sc_module(name), regs("regs"), irq_rx("irq_rx"), irq_tx("irq_tx"),
+      fault(node_id, "network interface"), params_(params), node_id_(node_id), memory_(memory),
+      network_(network), router_(router), node_routers_(std::move(node_routers)) {
     if (params_.max_packet_payload_bytes < HW_NI_FRAME_BYTES + HW_NI_HDR_MAX_BYTES + 4 ||
         params_.max_packet_payload_bytes > HW_PKT_MAX_PAYLOAD_BYTES ||
         params_.rx_buffer_bytes < params_.max_packet_payload_bytes || params_.tx_queue_depth == 0 ||
@@ -162,6 +158,7 @@ std::string NetworkInterface::node_prefix() const {
 void NetworkInterface::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &) {
     uint64_t offset = trans.get_address();
     trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    access_offset_ = static_cast<uint32_t>(offset);
     if (trans.get_data_length() != 4 || offset % 4 != 0 || offset >= HW_NI_SIZE ||
         trans.get_byte_enable_ptr() != nullptr || trans.get_streaming_width() < 4) {
         const char *reg = hw_ni_reg_name(static_cast<uint32_t>(offset));
@@ -303,13 +300,15 @@ void NetworkInterface::error(uint32_t code, const std::string &reg, const std::s
     if (error_ == HW_NI_ERR_NONE) {
         error_ = code;
     }
-    if (failure_.empty()) {
-        failure_ = node_prefix() + "network interface register " + reg + ": " + what + " (" +
-                   error_name(code) + ")";
-    }
-    if (sc_core::sc_get_simulator_status() != sc_core::SC_SIM_USER_STOP) {
-        sc_core::sc_stop(); // once: several failures may meet in one delta
-    }
+    // reg is "at offset 0x..." for an offset that names no register.
+    const bool named = hw_ni_reg_name(access_offset_) != nullptr;
+    fault.register_fault(access_offset_, named ? reg : "", error_name(code), what);
+}
+
+void NetworkInterface::model_error(const std::string &what) {
+    // The fault names the node already.
+    const std::string prefix = node_prefix();
+    fault.fault(what.compare(0, prefix.size(), prefix) == 0 ? what.substr(prefix.size()) : what);
 }
 
 void NetworkInterface::set_ctrl(uint32_t value) {

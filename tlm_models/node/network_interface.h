@@ -28,6 +28,7 @@
 #include "hw/config/config.h"
 #include "hw/config/registry.h"
 #include "hw/ni_regs.h"
+#include "tlm_models/common/device_fault.h"
 #include "tlm_models/net/net_port.h"
 #include "tlm_models/node/node_memory.h"
 
@@ -84,6 +85,8 @@ public:
     tlm_utils::simple_target_socket<NetworkInterface> regs; // hw/ni_regs.h window
     sc_core::sc_out<bool> irq_rx;                           // HW_IRQ_NI_RX
     sc_core::sc_out<bool> irq_tx;                           // HW_IRQ_NI_TX
+    // Programming errors and broken invariants ("network interface"); the node binds it.
+    common::DeviceFaultPort fault;
 
     // node_routers[n] is the router of node n: TX_DEST names a node id.
     NetworkInterface(sc_core::sc_module_name name, const NetworkInterfaceParams &params,
@@ -97,9 +100,8 @@ public:
 
     const NetworkInterfaceParams &params() const { return params_; }
     const NetworkInterfaceStats &stats() const { return stats_; }
-    // The ERROR register and "node N: network interface register R: ..." for it.
+    // The ERROR register (the fault itself went to `fault`).
     uint32_t error_code() const { return error_; }
-    const std::string &failure() const { return failure_; }
 
 private:
     struct TxDescriptor {
@@ -161,7 +163,12 @@ private:
     void set_ctrl(uint32_t value);
     void pop_record();
     void rx_command(uint32_t value);
+    // A programming error in the access being served: sets ERROR, reports the
+    // fault and makes the access fail.
     void error(uint32_t code, const std::string &reg, const std::string &what);
+    // A packet or network report the NI cannot take (a broken model invariant):
+    // reported as a fault; the caller refuses or ignores it.
+    void model_error(const std::string &what);
 
     void tx_engine();
     uint64_t offer_delay_cycles(uint32_t body_start, uint32_t frag) const;
@@ -201,6 +208,7 @@ private:
     uint32_t ctrl_ = 0;
     uint32_t error_ = HW_NI_ERR_NONE;
     bool access_failed_ = false; // the register access being served caused an error
+    uint32_t access_offset_ = 0; // of the register access being served
     uint32_t tx_dest_ = 0, tx_hdr_addr_ = 0, tx_hdr_bytes_ = 0, tx_body_addr_ = 0,
              tx_body_bytes_ = 0, tx_cookie_ = 0;
     uint32_t rx_ring_base_ = 0, rx_ring_slots_ = 0;
@@ -231,7 +239,6 @@ private:
 
     sc_core::sc_event irq_update_;
     NetworkInterfaceStats stats_;
-    std::string failure_;
 };
 
 } // namespace starfish::node

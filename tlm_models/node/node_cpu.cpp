@@ -1,7 +1,11 @@
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "tlm_models/node/node_cpu.h"
 
+#include "tlm_models/common/device_fault.h"
+
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 namespace starfish::node {
@@ -495,7 +499,11 @@ void NodeCpu::fail(const std::string &message) {
     }
     sc_core::sc_process_handle self = sc_core::sc_get_current_process_handle();
     if (!self.valid() || self.proc_kind() != sc_core::SC_THREAD_PROC_) {
-        throw std::runtime_error(failure_);
+        // Firmware runs only in this CPU's thread processes, so a HAL service
+        // called elsewhere is a harness bug. Nothing can be parked, and nothing
+        // may be thrown: C firmware frames may be on the stack.
+        std::fprintf(stderr, "%s (a HAL service outside a firmware thread)\n", failure_.c_str());
+        std::abort();
     }
     // The failure happens when the work charged before it is done.
     if (pending_ps_ > 0) {
@@ -503,9 +511,7 @@ void NodeCpu::fail(const std::string &message) {
         pending_ps_ = 0;
         wait_ps(ps);
     }
-    if (sc_core::sc_get_simulator_status() != sc_core::SC_SIM_USER_STOP) {
-        sc_core::sc_stop(); // once: several failures may meet in one delta
-    }
+    common::stop_simulation();
     for (;;) {
         sc_core::wait(never_); // parked: the run is over
     }

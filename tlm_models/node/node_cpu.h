@@ -132,7 +132,8 @@ public:
     void set_handler(unsigned line, Handler handler);
     bool in_handler() const { return in_handler_; }
     // Records a fatal firmware error naming this node, stops the simulation and
-    // never returns (the calling process is parked).
+    // never returns (the calling process is parked; outside a thread process,
+    // a harness bug, the program aborts).
     [[noreturn]] void fail(const std::string &message);
     // A device register was accessed in this delta cycle: a line it changes
     // settles one delta later, so interrupts are sampled after that.

@@ -9,6 +9,16 @@
 
 namespace starfish::storage {
 
+namespace {
+const char *error_name(uint32_t code) {
+    static const char *const names[] = {"HW_SCSI_ERR_NONE",       "HW_SCSI_ERR_DESC_ADDR",
+                                        "HW_SCSI_ERR_TARGET",     "HW_SCSI_ERR_BUF_ADDR",
+                                        "HW_SCSI_ERR_QUEUE_FULL", "HW_SCSI_ERR_LENGTH",
+                                        "HW_SCSI_ERR_CDB_LEN",    "HW_SCSI_ERR_REG"};
+    return code < sizeof(names) / sizeof(names[0]) ? names[code] : "HW_SCSI_ERR_?";
+}
+} // namespace
+
 void declare_scsi_adapter_params(config::Registry &reg) {
     reg.add_int("scsi.queue_depth", 4, "commands", {1, 64},
                 "commands the host adapter queues per target (including the one in progress); "
@@ -35,8 +45,10 @@ nlohmann::json ScsiAdapterStats::to_json() const {
 ScsiHostAdapter::ScsiHostAdapter(sc_core::sc_module_name name, const ScsiAdapterParams &params,
                                  node::NodeMemory &memory, ScsiBus &bus, unsigned node_id,
                                  unsigned adapter_index)
-    : sc_core::sc_module(name), regs("regs"), irq("irq"), params_(params), memory_(memory),
-      bus_(bus), node_id_(node_id), adapter_index_(adapter_index) {
+    : sc_core::sc_module(name), regs("regs"), irq("irq"),
+      fault(static_cast<int>(node_id), "SCSI adapter " + std::to_string(adapter_index)),
+      params_(params), memory_(memory), bus_(bus), node_id_(node_id),
+      adapter_index_(adapter_index) {
     regs.register_b_transport(this, &ScsiHostAdapter::b_transport);
     bus_.attach_initiator(this);
     SC_METHOD(drive_irq);
@@ -94,14 +106,14 @@ std::string ScsiHostAdapter::reg_name(uint32_t offset) const {
 }
 
 void ScsiHostAdapter::fail(uint32_t code, uint32_t info, uint32_t offset, const std::string &what) {
+    access_failed_ = true;
     if (error_ == HW_SCSI_ERR_NONE) {
         error_ = code;
         error_info_ = info;
     }
-    char where[96];
-    std::snprintf(where, sizeof where, "node %u SCSI adapter %u, register %s (0x%03x): ", node_id_,
-                  adapter_index_, reg_name(offset).c_str(), offset);
-    throw std::runtime_error(std::string(where) + what);
+    // reg_name() gives "offset 0x..." for an offset that names no register.
+    const std::string reg = reg_name(offset);
+    fault.register_fault(offset, reg.rfind("offset ", 0) == 0 ? "" : reg, error_name(code), what);
 }
 
 uint32_t ScsiHostAdapter::read_reg(uint32_t offset) {
@@ -149,6 +161,7 @@ uint32_t ScsiHostAdapter::read_reg(uint32_t offset) {
     }
     fail(HW_SCSI_ERR_REG, offset, offset,
          offset == HW_SCSI_REG_SUBMIT ? "read of a write-only register" : "no such register");
+    return 0;
 }
 
 void ScsiHostAdapter::write_reg(uint32_t offset, uint32_t value) {
@@ -177,6 +190,7 @@ void ScsiHostAdapter::submit(uint32_t desc_addr) {
                       "descriptor at 0x%08x is misaligned or not inside node memory (%u bytes)",
                       desc_addr, memory_.size());
         fail(HW_SCSI_ERR_DESC_ADDR, desc_addr, HW_SCSI_REG_SUBMIT, msg);
+        return;
     }
     hw_scsi_desc_t d;
     std::memcpy(&d, raw, sizeof d);
@@ -185,11 +199,13 @@ void ScsiHostAdapter::submit(uint32_t desc_addr) {
                       "descriptor 0x%08x (tag %u) names target %u; the bus has %u target(s)",
                       desc_addr, d.tag, d.target, bus_.target_count());
         fail(HW_SCSI_ERR_TARGET, d.target, HW_SCSI_REG_SUBMIT, msg);
+        return;
     }
     if (d.cdb_len != 6 && d.cdb_len != 10 && d.cdb_len != 12 && d.cdb_len != 16) {
         std::snprintf(msg, sizeof msg, "descriptor 0x%08x (tag %u) has cdb_len %u (6/10/12/16)",
                       desc_addr, d.tag, d.cdb_len);
         fail(HW_SCSI_ERR_CDB_LEN, d.cdb_len, HW_SCSI_REG_SUBMIT, msg);
+        return;
     }
     if (d.length > 0 && memory_.span(d.addr, d.length) == nullptr) {
         std::snprintf(msg, sizeof msg,
@@ -197,6 +213,7 @@ void ScsiHostAdapter::submit(uint32_t desc_addr) {
                       "memory (%u bytes)",
                       desc_addr, d.tag, d.addr, d.length, memory_.size());
         fail(HW_SCSI_ERR_BUF_ADDR, d.addr, HW_SCSI_REG_SUBMIT, msg);
+        return;
     }
     uint8_t op = d.cdb[0];
     uint32_t expect = d.length;
@@ -212,6 +229,7 @@ void ScsiHostAdapter::submit(uint32_t desc_addr) {
                       "%u bytes",
                       desc_addr, d.tag, d.length, op, expect);
         fail(HW_SCSI_ERR_LENGTH, d.length, HW_SCSI_REG_SUBMIT, msg);
+        return;
     }
     if (queues_.size() < bus_.target_count()) {
         queues_.resize(bus_.target_count());
@@ -223,6 +241,7 @@ void ScsiHostAdapter::submit(uint32_t desc_addr) {
                       "check QFREE(%u) before submitting)",
                       desc_addr, d.tag, d.target, params_.queue_depth, d.target);
         fail(HW_SCSI_ERR_QUEUE_FULL, d.target, HW_SCSI_REG_SUBMIT, msg);
+        return;
     }
     Queued c;
     c.desc_addr = desc_addr;
@@ -296,9 +315,11 @@ void ScsiHostAdapter::command_complete(unsigned target, const ScsiResult &r, uin
 void ScsiHostAdapter::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &) {
     uint32_t offset = static_cast<uint32_t>(trans.get_address()) & (HW_SCSI_STRIDE - 1);
     if (trans.get_data_length() != 4 || offset % 4 != 0 || trans.get_byte_enable_ptr() != nullptr) {
-        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
         fail(HW_SCSI_ERR_REG, offset, offset, "registers take aligned 32-bit accesses only");
+        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
+        return;
     }
+    access_failed_ = false;
     uint32_t value = 0;
     if (trans.is_read()) {
         value = read_reg(offset);
@@ -307,7 +328,9 @@ void ScsiHostAdapter::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_t
         std::memcpy(&value, trans.get_data_ptr(), 4);
         write_reg(offset, value);
     }
-    trans.set_response_status(tlm::TLM_OK_RESPONSE);
+    // The access that caused a programming error fails, so the firmware stops there.
+    trans.set_response_status(access_failed_ ? tlm::TLM_GENERIC_ERROR_RESPONSE
+                                             : tlm::TLM_OK_RESPONSE);
 }
 
 } // namespace starfish::storage

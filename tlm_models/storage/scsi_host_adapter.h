@@ -7,6 +7,7 @@
 
 #include "hw/config/config.h"
 #include "hw/config/registry.h"
+#include "tlm_models/common/device_fault.h"
 #include "tlm_models/node/node_memory.h"
 #include "tlm_models/storage/scsi_bus.h"
 
@@ -45,6 +46,8 @@ public:
     // the window or the full node address both work.
     tlm_utils::simple_target_socket<ScsiHostAdapter> regs;
     sc_core::sc_out<bool> irq; // level: done FIFO not empty
+    // Programming errors ("SCSI adapter k"); bound to its node's fault sink.
+    common::DeviceFaultPort fault;
 
     SC_HAS_PROCESS(ScsiHostAdapter);
     // The adapter becomes the bus's initiator. node_id and adapter_index name it
@@ -54,8 +57,10 @@ public:
                     unsigned adapter_index);
 
     // Register access at a byte offset within the window (what b_transport does);
-    // for drivers written in C++ and for tests. Programming errors set ERROR and
-    // throw std::runtime_error naming the node, the adapter and the register.
+    // for drivers written in C++ and for tests. A programming error sets ERROR and
+    // ERROR_INFO, is reported through `fault` (naming node, adapter and register;
+    // the simulation stops) and leaves the adapter's queues as they were; a read
+    // then returns 0. Through b_transport the access gets an error response.
     uint32_t read_reg(uint32_t offset);
     void write_reg(uint32_t offset, uint32_t value);
 
@@ -81,7 +86,7 @@ private:
 
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
     void submit(uint32_t desc_addr);
-    [[noreturn]] void fail(uint32_t code, uint32_t info, uint32_t offset, const std::string &what);
+    void fail(uint32_t code, uint32_t info, uint32_t offset, const std::string &what);
     std::string reg_name(uint32_t offset) const;
     void update_irq();
     void drive_irq();
@@ -96,6 +101,7 @@ private:
     uint32_t ctrl_ = 0;
     uint32_t error_ = 0;
     uint32_t error_info_ = 0;
+    bool access_failed_ = false; // the register access being served failed
     ScsiAdapterStats stats_;
     sc_core::sc_event irq_changed_;
 };

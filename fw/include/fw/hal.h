@@ -18,6 +18,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* hal_fail never returns: C11 spells it _Noreturn, C++ [[noreturn]]. */
+#ifdef __cplusplus
+#define HAL_NORETURN [[noreturn]]
+#else
+#define HAL_NORETURN _Noreturn
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -107,8 +114,9 @@ void *hal_context(hal_t *h);
  * Named values the harness reads after the run (measurements, buffer addresses).
  * Costs no simulated time. */
 void hal_export(hal_t *h, const char *name, uint64_t value);
-/* A fatal firmware error: stops the run, reported with node and message. */
-void hal_fail(hal_t *h, const char *message);
+/* A fatal firmware error: stops the run, reported with node and message. Never
+ * returns (the calling thread or handler is parked), so no code follows it. */
+HAL_NORETURN void hal_fail(hal_t *h, const char *message);
 
 #ifdef __cplusplus
 }

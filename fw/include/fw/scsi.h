@@ -43,8 +43,8 @@ typedef struct fw_scsi {
 } fw_scsi_t;
 
 /* Probes adapter k (ID register), allocates per-target state in node memory,
- * registers the interrupt handler and enables the interrupt. Returns 0, or -1
- * (after hal_fail) when the adapter is missing. */
+ * registers the interrupt handler and enables the interrupt. Returns 0; a missing
+ * adapter or exhausted node memory fails the run (hal_fail does not return). */
 int fw_scsi_init(fw_scsi_t *s, hal_t *h, unsigned adapter);
 
 /* Allocates a command in node memory (NULL if memory is exhausted). */
