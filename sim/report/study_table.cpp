@@ -1,5 +1,7 @@
 #include "sim/report/study_table.h"
 
+#include "sim/report/csv.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -164,15 +166,9 @@ void print_study_table(std::ostream &out, const std::vector<CellResult> &cells) 
 void write_study_csv(std::ostream &out, const std::vector<CellResult> &cells) {
     std::vector<std::string> header;
     auto rows = rows_of(cells, header);
-    for (size_t i = 0; i < header.size(); ++i) {
-        out << (i ? "," : "") << header[i];
-    }
-    out << "\n";
+    write_csv_row(out, header);
     for (const auto &r : rows) {
-        for (size_t i = 0; i < r.cells.size(); ++i) {
-            out << (i ? "," : "") << r.cells[i];
-        }
-        out << "\n";
+        write_csv_row(out, r.cells);
     }
 }
 

@@ -2,6 +2,7 @@
 
 #include "hw/config/config_error.h"
 #include "hw/config/loader.h"
+#include "sim/report/csv.h"
 #include "sim/report/statistics.h"
 #include "sim/runner/isolated_run.h"
 
@@ -36,19 +37,6 @@ bool same_value(const json &a, const json &b) {
         return a.get<double>() == b.get<double>();
     }
     return a == b;
-}
-
-std::vector<std::string> split_csv_line(const std::string &line) {
-    std::vector<std::string> out;
-    std::string cell;
-    std::istringstream in(line);
-    while (std::getline(in, cell, ',')) {
-        while (!cell.empty() && (cell.back() == '\r' || cell.back() == ' ')) {
-            cell.pop_back();
-        }
-        out.push_back(cell);
-    }
-    return out;
 }
 
 } // namespace
@@ -196,44 +184,18 @@ std::vector<StudyCell> expand_study(const StudySpec &spec, const config::Config 
 }
 
 PublishedTable::PublishedTable(const StudyCompare &compare) : compare_(compare) {
-    std::ifstream in(compare.file);
-    if (!in) {
-        throw ConfigError("cannot read published table '" + compare.file + "'");
-    }
-    std::string line;
-    if (!std::getline(in, line)) {
-        throw ConfigError(compare.file + ": empty table");
-    }
-    header_ = split_csv_line(line);
-    auto has = [&](const std::string &col) {
-        for (const auto &h : header_) {
-            if (h == col) {
-                return true;
-            }
+    try {
+        CsvTable table = read_csv_file(compare.file);
+        table.required_column(compare.value_column);
+        for (const auto &[col, key] : compare.columns) {
+            table.required_column(col);
         }
-        return false;
-    };
-    if (!has(compare.value_column)) {
-        throw ConfigError(compare.file + ": no column '" + compare.value_column + "'");
-    }
-    for (const auto &[col, key] : compare.columns) {
-        if (!has(col)) {
-            throw ConfigError(compare.file + ": no column '" + col + "'");
+        header_ = std::move(table.header);
+        for (auto &row : table.rows) {
+            rows_.push_back(std::move(row.fields));
         }
-    }
-    int lineno = 1;
-    while (std::getline(in, line)) {
-        ++lineno;
-        if (line.empty()) {
-            continue;
-        }
-        auto row = split_csv_line(line);
-        if (row.size() != header_.size()) {
-            throw ConfigError(compare.file + ":" + std::to_string(lineno) + ": expected " +
-                              std::to_string(header_.size()) + " columns, got " +
-                              std::to_string(row.size()));
-        }
-        rows_.push_back(row);
+    } catch (const CsvError &e) {
+        throw ConfigError(std::string("published table ") + e.what());
     }
 }
 
