@@ -24,9 +24,7 @@ Machine::Machine(const config::Config &cfg, int trial, const FirmwareSet &firmwa
     for (const auto &s : sites) {
         routers[static_cast<size_t>(s.node)] = s.router;
     }
-    auto disk_params = storage::DiskParams::from(cfg);
-    auto bus_params = storage::ScsiBusParams::from(cfg);
-    auto adapter_params = storage::ScsiAdapterParams::from(cfg);
+    ScsiChainParams scsi_params = ScsiChainParams::from(cfg);
     for (const auto &s : sites) {
         NodeSetup setup;
         setup.node_id = s.node;
@@ -42,29 +40,30 @@ Machine::Machine(const config::Config &cfg, int trial, const FirmwareSet &firmwa
         std::string name = (s.role == NodeRole::Compute ? "cp" : "iop") + std::to_string(s.index);
         nodes_.push_back(std::make_unique<Node>(name.c_str(), setup, cfg, *network_));
     }
-    // One SCSI bus and host adapter (adapter 0) per IOP, its disks in target order.
+    // One SCSI chain per IOP (adapter 0), its disks in target order.
     for (int k = 0; k < shape_.iop_count; ++k) {
         Node &n = iop(k);
-        std::string prefix = "iop" + std::to_string(k);
-        buses_.push_back(
-            std::make_unique<storage::ScsiBus>((prefix + "_scsi").c_str(), bus_params));
-        storage::ScsiBus &bus = *buses_.back();
-        adapters_.push_back(std::make_unique<storage::ScsiHostAdapter>(
-            (prefix + "_hba").c_str(), adapter_params, n.memory(), bus,
-            static_cast<unsigned>(n.setup().node_id), 0u));
-        storage::ScsiHostAdapter &hba = *adapters_.back();
-        hba.irq(n.irq_line(HW_IRQ_SCSI0));
-        n.attach_device("scsi0", HW_SCSI_BASE, HW_SCSI_STRIDE, hba.regs);
+        ScsiChainSetup chain;
+        chain.prefix = "iop" + std::to_string(k);
+        chain.node_id = static_cast<unsigned>(n.setup().node_id);
+        chain.adapter_index = 0;
         for (int d = 0; d < shape_.disks_per_iop; ++d) {
-            int global = k * shape_.disks_per_iop + d;
-            disks_.push_back(std::make_unique<storage::Hp97560Disk>(
-                ("disk" + std::to_string(global)).c_str(), disk_params, bus,
-                static_cast<uint32_t>(global), seed, static_cast<uint64_t>(trial)));
+            chain.disk_ids.push_back(static_cast<uint32_t>(k * shape_.disks_per_iop + d));
+        }
+        chain.seed = seed;
+        chain.trial = static_cast<uint64_t>(trial);
+        scsi_chains_.push_back(
+            std::make_unique<ScsiChain>(chain, scsi_params, n.memory(), n.irq_line(HW_IRQ_SCSI0)));
+        ScsiChain &c = *scsi_chains_.back();
+        n.attach_device("scsi0", HW_SCSI_BASE, HW_SCSI_STRIDE, c.adapter().regs);
+        buses_.push_back(&c.bus());
+        for (unsigned t = 0; t < c.disk_count(); ++t) {
+            disks_.push_back(&c.disk(t));
         }
     }
     // An adapter's programming errors reach its IOP's failure report.
     for (int k = 0; k < shape_.iop_count; ++k) {
-        adapters_.at(static_cast<size_t>(k))->fault.bind(iop(k).device_faults());
+        scsi_chains_.at(static_cast<size_t>(k))->adapter().fault.bind(iop(k).device_faults());
     }
 }
 

@@ -10,9 +10,7 @@
 #include "hw/config/config.h"
 #include "hw/platform/machine_params.h"
 #include "hw/platform/node.h"
-#include "tlm_models/storage/hp97560_disk.h"
-#include "tlm_models/storage/scsi_bus.h"
-#include "tlm_models/storage/scsi_host_adapter.h"
+#include "hw/platform/scsi_chain.h"
 #include "tlm_models/net/torus_base.h"
 
 #include <nlohmann/json.hpp>
@@ -53,9 +51,7 @@ public:
     Node &node(int id) { return *nodes_.at(static_cast<size_t>(id)); }
     int node_count() const { return static_cast<int>(nodes_.size()); }
     // Disk by global id (IOP index * disks_per_iop + local index).
-    storage::Hp97560Disk &disk(int global_id) {
-        return *disks_.at(static_cast<size_t>(global_id));
-    }
+    storage::Hp97560Disk &disk(int global_id) { return *disks_.at(static_cast<size_t>(global_id)); }
     int disk_count() const { return static_cast<int>(disks_.size()); }
     net::TorusBase &network() { return *network_; }
 
@@ -88,9 +84,9 @@ private:
     MachineShape shape_;
     std::unique_ptr<net::TorusBase> network_;
     std::vector<std::unique_ptr<Node>> nodes_;
-    std::vector<std::unique_ptr<storage::ScsiBus>> buses_;
-    std::vector<std::unique_ptr<storage::ScsiHostAdapter>> adapters_;
-    std::vector<std::unique_ptr<storage::Hp97560Disk>> disks_;
+    std::vector<std::unique_ptr<ScsiChain>> scsi_chains_; // one per IOP
+    std::vector<storage::ScsiBus *> buses_;               // of scsi_chains_, by IOP
+    std::vector<storage::Hp97560Disk *> disks_;           // of scsi_chains_, by global id
     sc_core::sc_trace_file *trace_file_ = nullptr;
 };
 

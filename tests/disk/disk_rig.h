@@ -1,16 +1,15 @@
 #pragma once
-// A test bench for the disk subsystem: one host adapter on one SCSI bus with N
-// HP 97560 drives, a node memory, and a scenario thread that drives the adapter
-// through its TLM register socket the way firmware does. Build it inside
-// run_isolated (SystemC elaborates once per process).
+// A test bench for the disk subsystem: one SCSI chain (host adapter, bus, N
+// HP 97560 drives) as the machine builds it for an IOP, a node memory, and a
+// scenario thread that drives the adapter through its TLM register socket the way
+// firmware does. Build it inside run_isolated (SystemC elaborates once per
+// process).
 
 #include "hw/config/config.h"
+#include "hw/platform/scsi_chain.h"
 #include "hw/scsi_regs.h"
 #include "sim/parameters.h"
-#include "tlm_models/storage/hp97560_disk.h"
 #include "tlm_models/node/node_memory.h"
-#include "tlm_models/storage/scsi_bus.h"
-#include "tlm_models/storage/scsi_host_adapter.h"
 
 #include <systemc>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -50,18 +49,11 @@ public:
 
     DiskRig(sc_core::sc_module_name name, const config::Config &cfg, unsigned disks,
             Scenario scenario, uint64_t seed = 1, uint64_t trial = 0)
-        : sc_core::sc_module(name), memory("memory", kMemoryBytes),
-          bus("bus", ScsiBusParams::from(cfg)),
-          adapter("adapter", ScsiAdapterParams::from(cfg), memory, bus, 7, 0), irq("irq"),
+        : sc_core::sc_module(name), memory("memory", kMemoryBytes), irq("irq"),
+          chain(chain_setup(disks, seed, trial), platform::ScsiChainParams::from(cfg), memory, irq),
           regs("regs"), memory_port("memory_port"), scenario_(std::move(scenario)) {
-        adapter.irq(irq);
-        regs.bind(adapter.regs);
+        regs.bind(chain.adapter().regs);
         memory_port.bind(memory.socket);
-        DiskParams dp = DiskParams::from(cfg);
-        for (unsigned d = 0; d < disks; ++d) {
-            this->disks.push_back(std::make_unique<Hp97560Disk>(
-                ("disk" + std::to_string(d)).c_str(), dp, bus, d, seed, trial));
-        }
         SC_THREAD(run);
         SC_METHOD(on_irq);
         sensitive << irq;
@@ -69,12 +61,12 @@ public:
     }
 
     NodeMemory memory;
-    ScsiBus bus;
-    ScsiHostAdapter adapter;
     sc_core::sc_signal<bool> irq;
+    platform::ScsiChain chain; // node 7, adapter 0; disk d is target d
     tlm_utils::simple_initiator_socket<DiskRig> regs;
     tlm_utils::simple_initiator_socket<DiskRig> memory_port;
-    std::vector<std::unique_ptr<Hp97560Disk>> disks;
+
+    Hp97560Disk &disk(unsigned target) { return chain.disk(target); }
 
     uint64_t now() const { return sc_core::sc_time_stamp().value(); }
     uint8_t *mem(uint32_t addr, uint32_t len = 1) { return memory.span(addr, len); }
@@ -126,6 +118,18 @@ public:
     std::string error() const { return error_; }
 
 private:
+    static platform::ScsiChainSetup chain_setup(unsigned disks, uint64_t seed, uint64_t trial) {
+        platform::ScsiChainSetup setup;
+        setup.prefix = "iop";
+        setup.node_id = 7;
+        for (unsigned d = 0; d < disks; ++d) {
+            setup.disk_ids.push_back(d);
+        }
+        setup.seed = seed;
+        setup.trial = trial;
+        return setup;
+    }
+
     uint32_t access(tlm::tlm_command cmd, uint32_t offset, uint32_t value) {
         tlm::tlm_generic_payload trans;
         sc_core::sc_time delay = sc_core::SC_ZERO_TIME;

@@ -39,7 +39,7 @@ json programming_error(const std::function<void(DiskRig &)> &bad) {
         json out;
         run_rig(default_config(), 2, [&](DiskRig &rig) {
             bad(rig); // nothing is thrown: the fault goes to the adapter's fault port
-            out["message"] = rig.adapter.fault.failure();
+            out["message"] = rig.chain.adapter().fault.failure();
             out["error"] = rig.reg_read(HW_SCSI_REG_ERROR);
             out["info"] = rig.reg_read(HW_SCSI_REG_ERROR_INFO);
         });
@@ -75,9 +75,9 @@ BOOST_AUTO_TEST_CASE(bad_commands_return_check_condition_with_sense) {
             auto ok = rig.run(0, HW_SCSI_OP_READ10, 0, kCapacity - 16, 16, buf);
             out["after"] = sense(ok);
             std::vector<uint8_t> expect(8192);
-            rig.disks[0]->read_sectors(kCapacity - 16, 16, expect.data());
+            rig.disk(0).read_sectors(kCapacity - 16, 16, expect.data());
             out["after_data"] = std::memcmp(expect.data(), rig.mem(buf, 8192), 8192) == 0;
-            out["check_conditions"] = rig.disks[0]->stats().check_conditions;
+            out["check_conditions"] = rig.disk(0).stats().check_conditions;
         });
         return out;
     });
@@ -163,17 +163,16 @@ BOOST_AUTO_TEST_CASE(data_round_trips_are_byte_exact) {
                     data_ok = data_ok && std::memcmp(expect, got + (s - lba) * 512, 512) == 0;
                 }
                 std::vector<uint8_t> host(n * 512);
-                rig.disks[p.target]->read_sectors(lba, n, host.data());
+                rig.disk(p.target).read_sectors(lba, n, host.data());
                 host_ok = host_ok && std::memcmp(host.data(), got, n * 512) == 0;
             }
             out["data_ok"] = data_ok;
             out["host_view_ok"] = host_ok;
-            out["written_sectors"] =
-                rig.disks[0]->written_sectors() + rig.disks[1]->written_sectors();
+            out["written_sectors"] = rig.disk(0).written_sectors() + rig.disk(1).written_sectors();
             // Different disks hold different never-written contents.
             uint8_t a[512], b[512];
-            rig.disks[0]->read_sectors(5000, 1, a);
-            rig.disks[1]->read_sectors(5000, 1, b);
+            rig.disk(0).read_sectors(5000, 1, a);
+            rig.disk(1).read_sectors(5000, 1, b);
             out["disks_differ"] = std::memcmp(a, b, 512) != 0;
         });
         return out;
@@ -340,7 +339,7 @@ BOOST_AUTO_TEST_CASE(prefetch_starts_the_drive_before_the_read) {
             out["after_prefetch"] = rd.time_ps - t0;
             out["read_only"] = rd.time_ps - t1;
             std::vector<uint8_t> expect(8192);
-            rig.disks[0]->read_sectors(600000, 16, expect.data());
+            rig.disk(0).read_sectors(600000, 16, expect.data());
             out["data"] = std::memcmp(expect.data(), rig.mem(buf, 8192), 8192) == 0;
             // PRE-FETCH without IMMED returns once the blocks are in the cache.
             t0 = rig.now();
@@ -349,7 +348,7 @@ BOOST_AUTO_TEST_CASE(prefetch_starts_the_drive_before_the_read) {
             t1 = rig.now();
             rig.run(0, HW_SCSI_OP_READ10, 0, 40000, 16, buf);
             out["hit_read"] = rig.now() - t1;
-            out["stats"] = rig.disks[0]->stats().to_json();
+            out["stats"] = rig.disk(0).stats().to_json();
         });
         return out;
     });
@@ -381,7 +380,7 @@ BOOST_AUTO_TEST_CASE(cache_policy_switches_change_sequential_performance) {
                     rig.run(0, HW_SCSI_OP_READ10, 0, 5000 + i * 16, 16, DiskRig::kBufferBase);
                 }
                 out["ms"] = rig.now() * 1e-9;
-                out["hits"] = rig.disks[0]->stats().cache_hits;
+                out["hits"] = rig.disk(0).stats().cache_hits;
             });
             return out;
         });
@@ -437,10 +436,7 @@ BOOST_AUTO_TEST_CASE(results_are_deterministic_and_trials_differ) {
                 char dir[] = "/tmp/starfish_vcd_XXXXXX";
                 vcd = std::string(::mkdtemp(dir)) + "/disk";
                 sc_core::sc_trace_file *tf = sc_core::sc_create_vcd_trace_file(vcd.c_str());
-                rig.bus.trace(tf);
-                for (auto &d : rig.disks) {
-                    d->trace(tf);
-                }
+                rig.chain.trace(tf);
                 sc_core::sc_start();
                 sc_core::sc_close_vcd_trace_file(tf);
                 std::ifstream in(vcd + ".vcd");

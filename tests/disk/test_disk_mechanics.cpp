@@ -99,7 +99,7 @@ BOOST_AUTO_TEST_CASE(media_timings_in_the_simulated_drive_are_exact) {
         cfg.set("disk.readahead", false, "test");
         json out;
         run_rig(cfg, 1, [&](DiskRig &rig) {
-            Hp97560Disk &d = *rig.disks[0];
+            Hp97560Disk &d = rig.disk(0);
             d.set_media_log(true);
             auto c1 = rig.run(0, HW_SCSI_OP_READ10, 0, 72 * 5, 72, DiskRig::kBufferBase);
             auto c2 = rig.run(0, HW_SCSI_OP_READ10, 0, 72 * 40, 144, DiskRig::kBufferBase);

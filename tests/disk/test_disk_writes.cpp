@@ -50,7 +50,7 @@ BOOST_AUTO_TEST_CASE(immediate_report_completes_after_bus_time_and_overhead) {
     json r = sim::run_isolated([] {
         json out;
         run_rig(default_config(), 1, [&](DiskRig &rig) {
-            Hp97560Disk &d = *rig.disks[0];
+            Hp97560Disk &d = rig.disk(0);
             d.set_media_log(true);
             const uint32_t buf = DiskRig::kBufferBase;
             fill(rig, buf, 8192, 11);
@@ -102,7 +102,7 @@ BOOST_AUTO_TEST_CASE(media_writes_follow_in_order_and_the_cache_fills) {
         // The whole cache may hold reported writes (the default: one 8 KB block).
         cfg.set("disk.write_behind_kb", 128, "test");
         run_rig(cfg, 1, [&](DiskRig &rig) {
-            Hp97560Disk &d = *rig.disks[0];
+            Hp97560Disk &d = rig.disk(0);
             d.set_media_log(true);
             // 24 scattered 8 KB writes (192 KB, more than the 128 KB cache).
             std::vector<uint32_t> lbas;
@@ -182,7 +182,7 @@ static json three_scattered_writes(int64_t wb_kb) {
         config::Config cfg = default_config();
         cfg.set("disk.write_behind_kb", wb_kb, "test");
         run_rig(cfg, 1, [&](DiskRig &rig) {
-            Hp97560Disk &d = *rig.disks[0];
+            Hp97560Disk &d = rig.disk(0);
             d.set_media_log(true);
             json responses = json::array(), completions = json::array();
             for (uint32_t i = 0; i < 3; ++i) {
@@ -243,7 +243,7 @@ BOOST_AUTO_TEST_CASE(write_through_reports_after_the_media_write) {
         cfg.set("disk.write_report", "media", "test");
         json out;
         run_rig(cfg, 1, [&](DiskRig &rig) {
-            Hp97560Disk &d = *rig.disks[0];
+            Hp97560Disk &d = rig.disk(0);
             d.set_media_log(true);
             fill(rig, DiskRig::kBufferBase, 8192, 5);
             auto c = rig.run(0, HW_SCSI_OP_WRITE10, 0, 1234560, 16, DiskRig::kBufferBase);
@@ -268,7 +268,7 @@ BOOST_AUTO_TEST_CASE(large_writes_move_in_fence_sized_bursts) {
             auto c = rig.run(0, HW_SCSI_OP_WRITE10, 0, 9000, 300, DiskRig::kBufferBase);
             out["status"] = c.desc.status;
             out["transferred"] = c.desc.transferred;
-            out["tenures"] = rig.bus.stats().tenures;
+            out["tenures"] = rig.chain.bus().stats().tenures;
             std::memset(rig.mem(DiskRig::kBufferBase, 300 * 512), 0, 300 * 512);
             rig.run(0, HW_SCSI_OP_READ10, 0, 9000, 300, DiskRig::kBufferBase);
             out["read_back"] = same(rig, DiskRig::kBufferBase, 300 * 512, 77);
