@@ -3,10 +3,10 @@
 // streams), with one drive per bus and with drives sharing a bus. Each scenario
 // runs in its own process (SystemC elaborates once per process).
 #include "hw/rng.h"
-#include "sim/cli/cmd_disk.h"
 #include "sim/parameters.h"
 #include "sim/runner/host_clock.h"
 #include "sim/runner/isolated_run.h"
+#include "sim/workload/disk_replay.h"
 
 #include <systemc>
 

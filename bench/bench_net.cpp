@@ -4,9 +4,9 @@
 // uniform-random latency-load curve with its saturation throughput.
 // Usage: bench_net [--quick]
 #include "hw/config/loader.h"
-#include "sim/cli/cmd_net.h"
 #include "sim/parameters.h"
 #include "sim/runner/isolated_run.h"
+#include "sim/workload/net_traffic.h"
 
 #include <systemc>
 

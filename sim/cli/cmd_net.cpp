@@ -1,14 +1,15 @@
 #include "sim/cli/cmd_net.h"
 
-#include "hw/config/config_error.h"
+#include "hw/packet.h"
 #include "sim/cli/common.h"
 #include "sim/report/run_result.h"
 #include "sim/runner/host_clock.h"
-#include "sim/runner/isolated_run.h"
-#include "tlm_models/net/packet_torus.h"
+#include "sim/workload/net_traffic.h"
+#include "tlm_models/net/net_params.h"
 
 #include <cstdio>
 #include <iomanip>
+#include <iostream>
 #include <memory>
 #include <ostream>
 #include <sstream>
@@ -16,40 +17,6 @@
 namespace starfish::sim {
 
 using nlohmann::json;
-
-json run_traffic_point(const config::Config &cfg, const net::TrafficSpec &spec, uint64_t trial,
-                       bool with_channels) {
-    HostClock clock;
-    net::NetParams params = net::NetParams::from(cfg);
-    auto seed = static_cast<uint64_t>(cfg.get_int("workload.seed"));
-    auto network = net::make_torus_network("net", params, seed, trial);
-    net::TrafficGenerator gen("traffic", *network, spec, seed, trial);
-    sc_core::sc_start();
-    json result = gen.result();
-    json stats = network->stats_json();
-    if (!with_channels) {
-        stats.erase("channels");
-    }
-    stats.erase("latencies");
-    uint64_t events = network->events_processed();
-    double wall = clock.elapsed_s();
-    double sim_s = double(network->now_cycle()) * double(params.cycle_ps()) * 1e-12;
-    result["network"] = stats;
-    result["host"] = json{{"wall_s", wall},
-                          {"sim_s", sim_s},
-                          {"events", events},
-                          {"flits", stats["flits_delivered"]},
-                          {"packets", stats["packets_delivered"]}};
-    return result;
-}
-
-std::vector<double> default_sweep_loads() {
-    std::vector<double> loads;
-    for (int i = 1; i <= 20; ++i) {
-        loads.push_back(i * 0.05);
-    }
-    return loads;
-}
 
 namespace {
 
@@ -83,65 +50,31 @@ void print_point_row(std::ostream &out, const json &p) {
 int run_net_traffic(NetTrafficOptions &opts) {
     HostClock clock;
     config::Config cfg = load_config(opts.common);
-    net::TrafficSpec spec = opts.spec;
-    spec.warmup_cycles = opts.warmup >= 0 ? opts.warmup : spec.measure_cycles / 5;
-    spec.drain_cycles = opts.drain >= 0 ? opts.drain : 4 * spec.measure_cycles;
+    net::TrafficSpec spec = resolve_traffic_spec(cfg, opts.spec, opts.warmup, opts.drain);
     net::NetParams params = net::NetParams::from(cfg);
-    try {
-        spec.validate(net::TorusTopology(params.width, params.height, params.vcs_per_class));
-    } catch (const std::invalid_argument &e) {
-        throw config::ConfigError(e.what()); // bad options: exit status 2
-    }
     std::ostream &out = opts.common.human();
     out << "net traffic: " << spec.pattern << ", " << params.width << "x" << params.height
         << " torus (" << params.model << " model), " << spec.packet_bytes << "-byte packets ("
         << params.packet_flits(spec.packet_bytes) << " flits), " << spec.measure_cycles
         << " cycles measured after " << spec.warmup_cycles << " warm-up\n";
 
-    std::vector<double> loads = opts.sweep
-                                    ? (opts.loads.empty() ? default_sweep_loads() : opts.loads)
-                                    : std::vector<double>{spec.load};
-    std::vector<IsolatedJob> jobs;
-    for (double load : loads) {
-        net::TrafficSpec s = spec;
-        s.load = load;
-        if (!(load > 0 && load <= 1)) {
-            throw config::ConfigError("--loads: " + std::to_string(load) +
-                                      " outside (0, 1] flits per node per cycle");
-        }
-        uint64_t trial = opts.trial;
-        bool channels = !opts.sweep;
-        jobs.push_back(
-            [cfg, s, trial, channels] { return run_traffic_point(cfg, s, trial, channels); });
-    }
+    std::vector<double> loads = traffic_loads(opts.sweep, opts.loads, spec.load);
     if (opts.sweep) {
         out << "  offered  accepted   accepted B/s   mean lat  p99 lat  complete\n"
             << "  (flits/node/cycle)    (payload)    (cycles)  (cycles)\n";
     }
     std::vector<json> points =
-        run_isolated_all(jobs, std::max(1, opts.jobs), [&](size_t, const json &p) {
+        run_traffic_points(cfg, spec, loads, opts.trial, opts.sweep, opts.jobs, [&](const json &p) {
             if (opts.sweep) {
                 print_point_row(out, p);
             }
         });
 
     RunResult result(opts.sweep ? "net traffic --sweep" : "net traffic", cfg);
-    HostStats host;
-    uint64_t errors = 0;
-    for (const json &p : points) {
-        host.sim_s += p["host"]["sim_s"].get<double>();
-        host.cpu_s += p["host"]["wall_s"].get<double>();
-        host.events += p["host"]["events"].get<uint64_t>();
-        errors += p["errors"].get<uint64_t>();
-    }
-    host.parallel = std::max(1, opts.jobs);
+    TrafficTotals totals = traffic_totals(points, opts.jobs);
+    HostStats host = totals.host;
     if (opts.sweep) {
-        json best = points.front();
-        for (const json &p : points) {
-            if (p["accepted_load"].get<double>() > best["accepted_load"].get<double>()) {
-                best = p;
-            }
-        }
+        const json &best = totals.saturation;
         result.doc()["points"] = points;
         result.doc()["saturation"] = json{{"accepted_load", best["accepted_load"]},
                                           {"accepted_bytes_per_s", best["accepted_bytes_per_s"]},
@@ -170,8 +103,8 @@ int run_net_traffic(NetTrafficOptions &opts) {
     if (!opts.common.json_path.empty()) {
         result.write(opts.common.json_path);
     }
-    if (errors > 0) {
-        std::cerr << "starfish: net traffic: " << errors << " packets arrived corrupted\n";
+    if (totals.errors > 0) {
+        std::cerr << "starfish: net traffic: " << totals.errors << " packets arrived corrupted\n";
         return kExitRunFailed;
     }
     return kExitOk;

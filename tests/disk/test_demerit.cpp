@@ -1,5 +1,6 @@
 // The demerit figure and the trace reader (no simulation).
-#include "sim/cli/cmd_disk.h"
+#include "sim/report/demerit.h"
+#include "sim/workload/disk_trace.h"
 
 #include <boost/test/unit_test.hpp>
 

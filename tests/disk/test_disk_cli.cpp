@@ -1,5 +1,6 @@
 // `starfish disk replay` and `starfish disk demerit` end to end.
 // Arguments (after --): path of the starfish binary.
+#include "sim/report/csv.h"
 #include "tests/support/starfish_cli.h"
 
 #include <boost/test/unit_test.hpp>
@@ -11,6 +12,9 @@
 #include <unistd.h>
 
 using nlohmann::json;
+using starfish::sim::CsvRow;
+using starfish::sim::CsvTable;
+using starfish::sim::read_csv_file;
 using starfish::testing::contains;
 using starfish::testing::run_starfish;
 
@@ -52,14 +56,14 @@ BOOST_AUTO_TEST_CASE(replay_writes_the_trace_back_with_response_times) {
     BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
     BOOST_TEST(contains(r.out, "replayed 20 request(s) on 2 disk(s), 1 bus(es)"));
     BOOST_TEST(contains(r.out, "host:"));
-    std::istringstream lines(read_file(out));
-    std::string line;
-    std::getline(lines, line);
-    BOOST_TEST(line == "time_ms,disk,lba,sectors,op,response_ms");
+    CsvTable table = read_csv_file(out);
+    BOOST_TEST(table.header == (std::vector<std::string>{"time_ms", "disk", "lba", "sectors", "op",
+                                                         "response_ms"}),
+               boost::test_tools::per_element());
     int rows = 0;
-    while (std::getline(lines, line)) {
+    for (const CsvRow &row : table.rows) {
         ++rows;
-        double ms = std::stod(line.substr(line.rfind(',') + 1));
+        double ms = std::stod(row.fields.back());
         BOOST_TEST(ms > 2.2);  // at least the controller overhead
         BOOST_TEST(ms < 60.0); // no queueing: seek + rotation + transfer at most
     }

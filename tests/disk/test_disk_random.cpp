@@ -1,8 +1,8 @@
 // Random single-block (8 KB) reads spread over the whole disk: the mean service
 // time the model produces agrees with the value derived from the parameters.
 #include "hw/rng.h"
-#include "sim/cli/cmd_disk.h"
 #include "sim/runner/isolated_run.h"
+#include "sim/workload/disk_replay.h"
 #include "tests/disk/disk_rig.h"
 
 #include <boost/test/unit_test.hpp>

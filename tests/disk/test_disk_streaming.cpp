@@ -5,8 +5,8 @@
 // Each drive gets a closed stream of 8 KB READs (the file-system block), all
 // queued at t = 0 so the adapter always has the next command ready. Throughput is
 // measured in steady state: from the first completion to the last on each drive.
-#include "sim/cli/cmd_disk.h"
 #include "sim/runner/isolated_run.h"
+#include "sim/workload/disk_replay.h"
 #include "tests/disk/disk_rig.h"
 
 #include <boost/test/unit_test.hpp>

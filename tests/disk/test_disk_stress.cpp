@@ -3,8 +3,8 @@
 // and bus policy: every request completes and every byte read or written is
 // checked against the drive's contents (run_disk_replay throws on a mismatch).
 #include "hw/rng.h"
-#include "sim/cli/cmd_disk.h"
 #include "sim/runner/isolated_run.h"
+#include "sim/workload/disk_replay.h"
 #include "tests/disk/disk_rig.h"
 
 #include <boost/test/unit_test.hpp>
