@@ -123,10 +123,11 @@ bool fw_twophase_pieces_next(fw_twophase_piece_iter_t *it, fw_twophase_piece_t *
         }
         fw_pattern_pieces_begin(&it->pieces, &plan->pattern, it->range.file_offset,
                                 it->range.length);
+        it->range_cp = fw_twophase_aggregator_cp(&plan->domain, it->range.aggregator);
         it->in_range = true;
     }
     out->aggregator = it->range.aggregator;
-    out->aggregator_cp = fw_twophase_aggregator_cp(&plan->domain, it->range.aggregator);
+    out->aggregator_cp = it->range_cp;
     out->buf_offset = it->range.buf_offset + (pc.file_offset - it->range.file_offset);
     out->cp = pc.cp;
     out->cp_offset = pc.cp_offset;

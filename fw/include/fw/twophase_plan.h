@@ -138,6 +138,7 @@ static inline bool fw_twophase_piece_is_local(const fw_twophase_piece_t *piece) 
 typedef struct fw_twophase_piece_iter {
     fw_twophase_io_iter_t io;
     fw_twophase_io_t range; /* the range being split */
+    uint32_t range_cp;      /* the CP its aggregator runs on */
     fw_pattern_piece_iter_t pieces;
     bool in_range;
 } fw_twophase_piece_iter_t;
