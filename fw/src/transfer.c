@@ -29,25 +29,6 @@ int fw_transfer_pattern(const fw_transfer_req_t *req, fw_pattern_t *p, char *msg
                            msg, msg_size);
 }
 
-int fw_transfer_layout_of(fw_layout_t *l, const char *layout_name, uint64_t file_bytes,
-                          uint32_t block_bytes, fw_disk_geometry_t disk, uint32_t disk_count,
-                          uint64_t seed, uint64_t trial, char *msg, size_t msg_size) {
-    fw_layout_params_t lp;
-    memset(&lp, 0, sizeof lp);
-    if (!fw_layout_kind_parse(layout_name, &lp.kind)) {
-        snprintf(msg, msg_size, "unknown file layout '%s'", layout_name);
-        return FW_LAYOUT_ERR_KIND;
-    }
-    lp.block_bytes = block_bytes;
-    lp.disk = disk;
-    lp.disk_count = disk_count;
-    lp.file_blocks = block_bytes ? (file_bytes + block_bytes - 1) / block_bytes : 0;
-    lp.start_block = 0;
-    lp.seed = seed;
-    lp.trial = trial;
-    return fw_layout_init(l, &lp, msg, msg_size);
-}
-
 int fw_transfer_layout(hal_t *h, fw_layout_t *l, char *msg, size_t msg_size) {
     fw_disk_geometry_t disk;
     disk.sector_bytes = (uint32_t)hal_config_int(h, "disk.sector_bytes");
