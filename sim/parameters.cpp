@@ -1,6 +1,5 @@
 #include "sim/parameters.h"
 
-#include "hw/platform/fs_params.h"
 #include "hw/platform/fw_params.h"
 #include "hw/platform/machine_params.h"
 #include "hw/platform/node_hal_params.h"
@@ -20,7 +19,6 @@ config::Registry build_registry() {
     config::Registry reg;
     platform::declare_machine_params(reg);
     declare_workload_params(reg);
-    platform::declare_fs_params(reg);
     net::declare_net_params(reg);
     node::declare_node_memory_params(reg);
     node::declare_node_cpu_params(reg);

@@ -101,7 +101,7 @@ void fw_transfer_iop_main(hal_t *h) {
         hal_fail(h, "transfer: SCSI host adapter 0 unusable");
         return;
     }
-    /* fs.kind = ddio is the only file system so far (fs_params.cpp). */
+    /* fs.kind = ddio is the only file system so far (fw/src/params.c). */
     if (!fw_ddio_iop_init(m, scsi)) {
         return;
     }
