@@ -2,6 +2,7 @@
 
 #include "hw/config/config.h"
 
+#include "fw/param_keys.h"
 #include "fw/pattern.h"
 #include "fw/transfer.h"
 
@@ -16,30 +17,10 @@ void declare_workload_params(config::Registry &reg) {
                    "what `starfish run` does: transfer = one collective file transfer per trial "
                    "(docs/transfer.md); commtest = the communication self-test (docs/machine.md)",
                    "convention: the paper's experiment is the default");
-    reg.add_string("workload.pattern", "rb",
-                   {"ra", "rn", "rb", "rc", "rnb", "rbb", "rcb", "rbc", "rcc", "rcn", "wn", "wb",
-                    "wc", "wnb", "wbb", "wcb", "wbc", "wcc", "wcn"},
-                   "HPF access pattern: r/w, then the row and column distribution "
-                   "(docs/patterns.md)",
-                   "given: SPEC.md §5 (Kotz TOCS 1997, Table II)");
-    reg.add_int("workload.record_bytes", 8192, "bytes", {1, 1 << 24},
-                "size of one matrix element (record)",
-                "given: SPEC.md §5 (8 and 8192 in the main results)");
-    reg.add_int("workload.cols", 0, "records", {0, 1e12},
-                "columns of a 2-D array; 0 = automatic (largest power of two <= sqrt(records) "
-                "dividing records)",
-                "derived: reproduces the shapes of SPEC.md §5 (docs/patterns.md)");
-    reg.add_string("workload.layout", "contiguous",
-                   {"contiguous", "random-blocks", "random-tracks"},
-                   "placement of each disk's file blocks (random layouts fixed per seed and trial)",
-                   "given: SPEC.md §4");
-    reg.add_real("workload.file_mb", 10.0, "MB", {0.0001, 1048576},
-                 "size of the file transferred (MB = 2^20 bytes)",
-                 "given: SPEC.md §2 (10 MB; 100 and 1000 MB in the file-size study)");
     reg.add_int("workload.trials", 5, "trials", {1, 1000},
                 "independent trials per configuration (layout, rotation, network noise vary)",
                 "given: SPEC.md §9 (five trials)");
-    reg.add_int("workload.seed", 1, "", {0, 4294967295.0},
+    reg.add_int(FW_KEY_WORKLOAD_SEED, 1, "", {0, 4294967295.0},
                 "base seed; trial t uses a seed derived from (seed, t)",
                 "convention: any fixed value gives reproducible runs");
     reg.add_int("workload.jobs", 0, "processes", {0, 256},

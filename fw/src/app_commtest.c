@@ -2,6 +2,7 @@
 #include "fw/apps.h"
 
 #include "fw/msg.h"
+#include "fw/param_keys.h"
 #include "hw/rng.h"
 
 #include <stdio.h>
@@ -10,7 +11,8 @@
 
 #define CT_PING (FW_MSG_TYPE_USER + 0)
 #define CT_ECHO (FW_MSG_TYPE_USER + 1)
-#define CT_MAX_SWEEP 64u    /* sizes in commtest.sweep_words */
+/* sizes in commtest.sweep_words; the registry enforces the same limit */
+#define CT_MAX_SWEEP FW_COMMTEST_MAX_SWEEP_SIZES
 #define CT_MAX_PAIRS 64u    /* pairs in commtest.pingpong_pairs */
 #define CT_GET_CHUNK 16384u /* queued-Memget destination buffer, verified when full */
 #define CT_GET_LIST 1024u   /* queued Memgets outstanding before a check */
@@ -58,14 +60,6 @@ static void ct_export(commtest_t *c, const char *fmt, unsigned a, unsigned b, ui
         snprintf(name + n, sizeof name - (size_t)n, fmt, a, b);
     }
     hal_export(c->h, name, value);
-}
-
-static uint32_t cfg_u32(commtest_t *c, const char *key) {
-    int64_t v = hal_config_int(c->h, key);
-    if (v < 0 || v > 0xffffffffll) {
-        ct_fail(c, "parameter out of range:", key);
-    }
-    return (uint32_t)v;
 }
 
 /* The byte k of piece i from node src: any node can recompute it. */
@@ -168,20 +162,17 @@ static void setup(commtest_t *c, hal_t *h) {
     c->h = h;
     c->self = hal_node_id(h);
     c->nodes = hal_cp_count(h) + hal_iop_count(h);
-    c->seed = (uint64_t)hal_config_int(h, "workload.seed");
-    c->ping_iters = cfg_u32(c, "commtest.pingpong_iterations");
-    c->sweep_iters = cfg_u32(c, "commtest.sweep_iterations");
-    c->echo_words = cfg_u32(c, "commtest.echo_words");
-    c->barrier_iters = cfg_u32(c, "commtest.barrier_iterations");
-    c->settle = cfg_u32(c, "commtest.settle_cycles");
-    c->queued_puts = (uint64_t)hal_config_int(h, "commtest.queued_puts");
-    c->queued_gets = (uint64_t)hal_config_int(h, "commtest.queued_gets");
-    c->max_piece = cfg_u32(c, "commtest.queued_max_bytes");
-    c->slice = cfg_u32(c, "commtest.slice_bytes");
-    if (c->max_piece == 0 || c->max_piece > c->slice) {
-        ct_fail(c, "commtest.queued_max_bytes must be in 1..commtest.slice_bytes", "");
-    }
-    parse_sweep(c, hal_config_string(h, "commtest.sweep_words"));
+    c->seed = (uint64_t)hal_config_int(h, FW_KEY_WORKLOAD_SEED);
+    c->ping_iters = (uint32_t)hal_config_int(h, FW_KEY_COMMTEST_PINGPONG_ITERATIONS);
+    c->sweep_iters = (uint32_t)hal_config_int(h, FW_KEY_COMMTEST_SWEEP_ITERATIONS);
+    c->echo_words = (uint32_t)hal_config_int(h, FW_KEY_COMMTEST_ECHO_WORDS);
+    c->barrier_iters = (uint32_t)hal_config_int(h, FW_KEY_COMMTEST_BARRIER_ITERATIONS);
+    c->settle = (uint32_t)hal_config_int(h, FW_KEY_COMMTEST_SETTLE_CYCLES);
+    c->queued_puts = (uint64_t)hal_config_int(h, FW_KEY_COMMTEST_QUEUED_PUTS);
+    c->queued_gets = (uint64_t)hal_config_int(h, FW_KEY_COMMTEST_QUEUED_GETS);
+    c->max_piece = (uint32_t)hal_config_int(h, FW_KEY_COMMTEST_QUEUED_MAX_BYTES);
+    c->slice = (uint32_t)hal_config_int(h, FW_KEY_COMMTEST_SLICE_BYTES);
+    parse_sweep(c, hal_config_string(h, FW_KEY_COMMTEST_SWEEP_WORDS));
     uint32_t sweep_bytes = 4 * c->echo_words;
     for (uint32_t i = 0; i < c->sweep_n; ++i) {
         if (4 * c->sweep_words[i] > sweep_bytes) {
@@ -217,7 +208,7 @@ static void setup(commtest_t *c, hal_t *h) {
 
 static void phase_pingpong(commtest_t *c) {
     unsigned pairs[CT_MAX_PAIRS][2];
-    unsigned n = parse_pairs(c, hal_config_string(c->h, "commtest.pingpong_pairs"), pairs);
+    unsigned n = parse_pairs(c, hal_config_string(c->h, FW_KEY_COMMTEST_PINGPONG_PAIRS), pairs);
     for (unsigned p = 0; p < n; ++p) {
         unsigned a = pairs[p][0], b = pairs[p][1];
         if (c->self == a) {

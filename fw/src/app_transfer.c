@@ -98,7 +98,7 @@ void fw_transfer_iop_main(hal_t *h) {
     if (!scsi || fw_scsi_init(scsi, h, 0) != 0) {
         hal_fail(h, "transfer: SCSI host adapter 0 unusable");
     }
-    /* fs.kind = ddio is the only file system so far (fs_params.cpp). */
+    /* fs.kind = ddio is the only file system so far (fw/src/params.c). */
     if (!fw_ddio_iop_init(m, scsi)) {
         return;
     }

@@ -1,5 +1,6 @@
 #include "fw/ddio.h"
 
+#include "fw/param_keys.h"
 #include "hw/data_pattern.h"
 
 #include <stdio.h>
@@ -352,16 +353,16 @@ fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
     }
     io->block_bytes = io->layout.params.block_bytes;
     io->sectors_per_block = io->layout.sectors_per_block;
-    io->presort = hal_config_int(h, "fs.presort") != 0;
-    io->prefetch = hal_config_int(h, "ddio.prefetch") != 0;
-    io->stagger = hal_config_int(h, "ddio.stagger") != 0;
-    io->buffers_per_disk = (uint32_t)hal_config_int(h, "ddio.buffers_per_disk");
-    io->yield_to_ready = hal_config_int(h, "ddio.yield_to_ready") != 0;
-    strncpy(io->queued_mode, hal_config_string(h, "ddio.queued"), sizeof io->queued_mode - 1);
-    io->plan_block_cycles = (uint32_t)hal_config_int(h, "cost.ddio_plan_block_cycles");
-    io->block_cycles = (uint32_t)hal_config_int(h, "cost.ddio_block_cycles");
-    io->piece_cycles = (uint32_t)hal_config_int(h, "cost.ddio_piece_cycles");
-    io->piece_2d_cycles = (uint32_t)hal_config_int(h, "cost.ddio_piece_2d_cycles");
+    io->presort = hal_config_int(h, FW_KEY_FS_PRESORT) != 0;
+    io->prefetch = hal_config_int(h, FW_KEY_DDIO_PREFETCH) != 0;
+    io->stagger = hal_config_int(h, FW_KEY_DDIO_STAGGER) != 0;
+    io->buffers_per_disk = (uint32_t)hal_config_int(h, FW_KEY_DDIO_BUFFERS_PER_DISK);
+    io->yield_to_ready = hal_config_int(h, FW_KEY_DDIO_YIELD_TO_READY) != 0;
+    strncpy(io->queued_mode, hal_config_string(h, FW_KEY_DDIO_QUEUED), sizeof io->queued_mode - 1);
+    io->plan_block_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_DDIO_PLAN_BLOCK);
+    io->block_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_DDIO_BLOCK);
+    io->piece_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_DDIO_PIECE);
+    io->piece_2d_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_DDIO_PIECE_2D);
     io->disks = hal_disks_per_iop(h);
     if (scsi->targets < io->disks) {
         hal_fail(h, "DDIO: fewer SCSI targets than machine.disks_per_iop");

@@ -2,6 +2,8 @@
  * requests and services, multicast. See fw/include/fw/msg.h and docs/messaging.md. */
 #include "msg_internal.h"
 
+#include "fw/param_keys.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -34,18 +36,6 @@ void fw_msg_check_node(fw_msg_t *m, unsigned node, const char *what) {
     if (node >= m->nodes) {
         fw_msg_failf(m, "%s to node %u, but the machine has %u nodes", what, node, m->nodes);
     }
-}
-
-static uint32_t config_u32(hal_t *h, const char *key, int64_t min, int64_t max) {
-    int64_t v = hal_config_int(h, key);
-    if (v < min || v > max) {
-        char msg[200];
-        snprintf(msg, sizeof msg, "messaging: %s = %lld is outside [%lld, %lld]", key, (long long)v,
-                 (long long)min, (long long)max);
-        hal_fail(h, msg);
-        return (uint32_t)min;
-    }
-    return (uint32_t)v;
 }
 
 /* ---- pools ----------------------------------------------------------------------------- */
@@ -510,24 +500,23 @@ static void on_sent(void *arg, uint32_t cookie) {
 /* ---- set-up -------------------------------------------------------------------------------- */
 
 static void read_costs(hal_t *h, fw_msg_costs_t *c) {
-    const int64_t max = 1000000;
-    c->rx_record = config_u32(h, "cost.msg_rx_record_cycles", 0, max);
-    c->deposit_word = config_u32(h, "cost.msg_deposit_word_cycles", 0, max);
-    c->copy_word = config_u32(h, "cost.copy_word_cycles", 0, max);
-    c->queue_insert = config_u32(h, "cost.queue_insert_cycles", 0, max);
-    c->memput_call = config_u32(h, "cost.msg_memput_call_cycles", 0, max);
-    c->memput_accept = config_u32(h, "cost.msg_memput_accept_cycles", 0, max);
-    c->memput_ack = config_u32(h, "cost.msg_memput_ack_cycles", 0, max);
-    c->memput_return = config_u32(h, "cost.msg_memput_return_cycles", 0, max);
-    c->memget_call = config_u32(h, "cost.msg_memget_call_cycles", 0, max);
-    c->memget_serve = config_u32(h, "cost.msg_memget_serve_cycles", 0, max);
-    c->reply_accept = config_u32(h, "cost.msg_reply_accept_cycles", 0, max);
-    c->reply_done = config_u32(h, "cost.msg_reply_done_cycles", 0, max);
-    c->request_call = config_u32(h, "cost.msg_request_call_cycles", 0, max);
-    c->request_accept = config_u32(h, "cost.msg_request_accept_cycles", 0, max);
-    c->reply_call = config_u32(h, "cost.msg_reply_call_cycles", 0, max);
-    c->queue_piece = config_u32(h, "cost.msg_queue_piece_cycles", 0, max);
-    c->barrier_step = config_u32(h, "cost.msg_barrier_step_cycles", 0, max);
+    c->rx_record = (uint32_t)hal_config_int(h, FW_KEY_COST_RX_RECORD);
+    c->deposit_word = (uint32_t)hal_config_int(h, FW_KEY_COST_DEPOSIT_WORD);
+    c->copy_word = (uint32_t)hal_config_int(h, FW_KEY_COST_COPY_WORD);
+    c->queue_insert = (uint32_t)hal_config_int(h, FW_KEY_COST_QUEUE_INSERT);
+    c->memput_call = (uint32_t)hal_config_int(h, FW_KEY_COST_MEMPUT_CALL);
+    c->memput_accept = (uint32_t)hal_config_int(h, FW_KEY_COST_MEMPUT_ACCEPT);
+    c->memput_ack = (uint32_t)hal_config_int(h, FW_KEY_COST_MEMPUT_ACK);
+    c->memput_return = (uint32_t)hal_config_int(h, FW_KEY_COST_MEMPUT_RETURN);
+    c->memget_call = (uint32_t)hal_config_int(h, FW_KEY_COST_MEMGET_CALL);
+    c->memget_serve = (uint32_t)hal_config_int(h, FW_KEY_COST_MEMGET_SERVE);
+    c->reply_accept = (uint32_t)hal_config_int(h, FW_KEY_COST_REPLY_ACCEPT);
+    c->reply_done = (uint32_t)hal_config_int(h, FW_KEY_COST_REPLY_DONE);
+    c->request_call = (uint32_t)hal_config_int(h, FW_KEY_COST_REQUEST_CALL);
+    c->request_accept = (uint32_t)hal_config_int(h, FW_KEY_COST_REQUEST_ACCEPT);
+    c->reply_call = (uint32_t)hal_config_int(h, FW_KEY_COST_REPLY_CALL);
+    c->queue_piece = (uint32_t)hal_config_int(h, FW_KEY_COST_QUEUE_PIECE);
+    c->barrier_step = (uint32_t)hal_config_int(h, FW_KEY_COST_BARRIER_STEP);
 }
 
 fw_msg_t *fw_msg_init(hal_t *h) {
@@ -540,15 +529,15 @@ fw_msg_t *fw_msg_init(hal_t *h) {
     m->self = hal_node_id(h);
     m->nodes = hal_cp_count(h) + hal_iop_count(h);
     read_costs(h, &m->c);
-    m->batch_bytes = config_u32(h, "fs.block_bytes", 64, HW_NI_MAX_BODY_BYTES);
+    m->batch_bytes = (uint32_t)hal_config_int(h, FW_KEY_FS_BLOCK_BYTES);
     m->batch_bytes &= ~3u;
     m->reqbuf_bytes = m->batch_bytes;
-    m->server_threads = config_u32(h, "msg.server_threads", 1, 1024);
-    uint32_t reply_actions = config_u32(h, "msg.reply_actions", 0, 1u << 20);
-    uint32_t request_buffers = config_u32(h, "msg.request_buffers", 0, 1u << 16);
+    m->server_threads = (uint32_t)hal_config_int(h, FW_KEY_MSG_SERVER_THREADS);
+    uint32_t reply_actions = (uint32_t)hal_config_int(h, FW_KEY_MSG_REPLY_ACTIONS);
+    uint32_t request_buffers = (uint32_t)hal_config_int(h, FW_KEY_MSG_REQUEST_BUFFERS);
     fw_ni_config_t ncfg;
-    ncfg.rx_ring_slots = config_u32(h, "msg.rx_ring_slots", 2, 1u << 16);
-    ncfg.send_queue_entries = config_u32(h, "msg.send_queue_entries", 0, 1u << 20);
+    ncfg.rx_ring_slots = (uint32_t)hal_config_int(h, FW_KEY_MSG_RX_RING_SLOTS);
+    ncfg.send_queue_entries = (uint32_t)hal_config_int(h, FW_KEY_MSG_SEND_QUEUE_ENTRIES);
     ncfg.rx_record_cycles = m->c.rx_record;
     ncfg.queue_insert_cycles = m->c.queue_insert;
 

@@ -1,5 +1,6 @@
 #include "fw/scsi.h"
 
+#include "fw/param_keys.h"
 #include "hw/node_map.h"
 
 static uint32_t reg(const fw_scsi_t *s, uint32_t offset) {
@@ -39,8 +40,8 @@ int fw_scsi_init(fw_scsi_t *s, hal_t *h, unsigned adapter) {
     }
     s->targets = hal_reg_read(h, reg(s, HW_SCSI_REG_TARGETS));
     s->qdepth = hal_reg_read(h, reg(s, HW_SCSI_REG_QDEPTH));
-    s->submit_cycles = (uint32_t)hal_config_int(h, "cost.scsi_submit_cycles");
-    s->complete_cycles = (uint32_t)hal_config_int(h, "cost.scsi_complete_cycles");
+    s->submit_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_SCSI_SUBMIT);
+    s->complete_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_SCSI_COMPLETE);
     s->slots = (hal_sem_t *)hal_mem_alloc(h, (uint32_t)(sizeof(hal_sem_t) * (s->targets + 1u)), 8);
     if (!s->slots) {
         hal_fail(h, "SCSI driver: node memory exhausted");

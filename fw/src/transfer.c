@@ -1,5 +1,6 @@
 #include "fw/transfer.h"
 
+#include "fw/param_keys.h"
 #include "hw/rng.h"
 
 #include <stdio.h>
@@ -7,18 +8,18 @@
 
 static uint64_t file_bytes(hal_t *h) {
     /* Validation guarantees a whole number of bytes (sim/workload_params.cpp). */
-    return (uint64_t)(hal_config_real(h, "workload.file_mb") * 1048576.0 + 0.5);
+    return (uint64_t)(hal_config_real(h, FW_KEY_WORKLOAD_FILE_MB) * 1048576.0 + 0.5);
 }
 
 void fw_transfer_req_from_config(hal_t *h, fw_transfer_req_t *req) {
     memset(req, 0, sizeof *req);
-    const char *name = hal_config_string(h, "workload.pattern");
+    const char *name = hal_config_string(h, FW_KEY_WORKLOAD_PATTERN);
     strncpy(req->pattern, name, sizeof req->pattern - 1);
     req->cp_count = hal_cp_count(h);
     req->requester = hal_cp_node(h, 0);
-    req->record_bytes = (uint64_t)hal_config_int(h, "workload.record_bytes");
+    req->record_bytes = (uint64_t)hal_config_int(h, FW_KEY_WORKLOAD_RECORD_BYTES);
     req->file_bytes = file_bytes(h);
-    req->cols = (uint64_t)hal_config_int(h, "workload.cols");
+    req->cols = (uint64_t)hal_config_int(h, FW_KEY_WORKLOAD_COLS);
 }
 
 int fw_transfer_pattern(const fw_transfer_req_t *req, fw_pattern_t *p, char *msg, size_t msg_size) {
@@ -29,38 +30,20 @@ int fw_transfer_pattern(const fw_transfer_req_t *req, fw_pattern_t *p, char *msg
                            msg, msg_size);
 }
 
-int fw_transfer_layout_of(fw_layout_t *l, const char *layout_name, uint64_t file_bytes,
-                          uint32_t block_bytes, fw_disk_geometry_t disk, uint32_t disk_count,
-                          uint64_t seed, uint64_t trial, char *msg, size_t msg_size) {
-    fw_layout_params_t lp;
-    memset(&lp, 0, sizeof lp);
-    if (!fw_layout_kind_parse(layout_name, &lp.kind)) {
-        snprintf(msg, msg_size, "unknown file layout '%s'", layout_name);
-        return FW_LAYOUT_ERR_KIND;
-    }
-    lp.block_bytes = block_bytes;
-    lp.disk = disk;
-    lp.disk_count = disk_count;
-    lp.file_blocks = block_bytes ? (file_bytes + block_bytes - 1) / block_bytes : 0;
-    lp.start_block = 0;
-    lp.seed = seed;
-    lp.trial = trial;
-    return fw_layout_init(l, &lp, msg, msg_size);
-}
-
 int fw_transfer_layout(hal_t *h, fw_layout_t *l, char *msg, size_t msg_size) {
     fw_disk_geometry_t disk;
-    disk.sector_bytes = (uint32_t)hal_config_int(h, "disk.sector_bytes");
-    disk.sectors_per_track = (uint32_t)hal_config_int(h, "disk.sectors_per_track");
-    disk.tracks = (uint32_t)(hal_config_int(h, "disk.cylinders") * hal_config_int(h, "disk.heads"));
-    return fw_transfer_layout_of(l, hal_config_string(h, "workload.layout"), file_bytes(h),
-                                 (uint32_t)hal_config_int(h, "fs.block_bytes"), disk,
+    disk.sector_bytes = (uint32_t)hal_config_int(h, FW_KEY_DISK_SECTOR_BYTES);
+    disk.sectors_per_track = (uint32_t)hal_config_int(h, FW_KEY_DISK_SECTORS_PER_TRACK);
+    disk.tracks =
+        (uint32_t)(hal_config_int(h, FW_KEY_DISK_CYLINDERS) * hal_config_int(h, FW_KEY_DISK_HEADS));
+    return fw_transfer_layout_of(l, hal_config_string(h, FW_KEY_WORKLOAD_LAYOUT), file_bytes(h),
+                                 (uint32_t)hal_config_int(h, FW_KEY_FS_BLOCK_BYTES), disk,
                                  hal_iop_count(h) * hal_disks_per_iop(h),
-                                 (uint64_t)hal_config_int(h, "workload.seed"), hal_trial(h), msg,
-                                 msg_size);
+                                 (uint64_t)hal_config_int(h, FW_KEY_WORKLOAD_SEED), hal_trial(h),
+                                 msg, msg_size);
 }
 
 uint64_t fw_transfer_data_seed(hal_t *h) {
-    return hw_rng_stream_seed((uint64_t)hal_config_int(h, "workload.seed"), hal_trial(h),
+    return hw_rng_stream_seed((uint64_t)hal_config_int(h, FW_KEY_WORKLOAD_SEED), hal_trial(h),
                               HW_RNG_STREAM_DATA, 0);
 }

@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <iostream>
 
 namespace starfish::config {
 
@@ -60,6 +61,14 @@ json checked_value(const ParamSpec &spec, const json &value, const std::string &
         return json(v);
     }
     case ParamType::Bool:
+        if (spec.accepts_0_1 && value.is_number_integer() &&
+            (value.get<long long>() == 0 || value.get<long long>() == 1)) {
+            bool on = value.get<long long>() == 1;
+            std::cerr << "warning: configuration key '" << spec.key << "' is a boolean now; "
+                      << value.dump() << " read as " << (on ? "true" : "false") << where(source)
+                      << " (0/1 is deprecated: write true or false)\n";
+            return json(on);
+        }
         if (!value.is_boolean()) {
             type_error(spec, value, source);
         }

@@ -33,7 +33,7 @@ std::string number_text(double v, ParamType type) {
 std::string ParamSpec::allowed_text() const {
     switch (type) {
     case ParamType::Bool:
-        return "true|false";
+        return accepts_0_1 ? "true|false (0|1 deprecated)" : "true|false";
     case ParamType::String: {
         if (choices.empty()) {
             return "any text";

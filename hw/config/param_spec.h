@@ -23,6 +23,9 @@ struct ParamSpec {
     std::vector<std::string> choices; // String only; empty means any string
     std::string meaning;              // one line
     std::string provenance;           // where the default comes from
+    // Bool only: older configuration files gave it as 0/1, which still loads with a
+    // deprecation warning on stderr naming the key.
+    bool accepts_0_1 = false;
 
     // Describes the allowed values, e.g. "[1, 1024]" or "one of fcfs|cscan".
     std::string allowed_text() const;

@@ -1,9 +1,9 @@
 #pragma once
-// The firmware's parameters: messaging costs (cost.msg_*, cost.copy_word_cycles,
-// cost.queue_insert_cycles), messaging sizes (msg.*) and the communication
-// self-test program (commtest.*). The firmware reads them by key through
-// hal_config_int/hal_config_string (fw/include/fw/msg.h, fw/src/app_commtest.c);
-// docs/messaging.md explains each cost's derivation.
+// The firmware's parameters in the configuration registry: every entry of the
+// firmware's own declaration table (fw/include/fw/params.h: messaging costs and
+// sizes, SCSI driver and DDIO costs, fs.*, ddio.*, the transfer request, commtest.*)
+// plus the checks across them. The firmware reads them by key through
+// hal_config_* under the names of fw/include/fw/param_keys.h.
 
 #include "hw/config/registry.h"
 

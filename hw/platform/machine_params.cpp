@@ -20,9 +20,6 @@ void declare_machine_params(config::Registry &reg) {
                 "given: SPEC.md §2 (6x6 torus)");
     reg.add_int("net.height", 6, "routers", {2, 64}, "torus routers along Y",
                 "given: SPEC.md §2 (6x6 torus)");
-    reg.add_int("fs.block_bytes", 8192, "bytes", {512, 1048576},
-                "file-system block; the file is striped block by block over all disks",
-                "given: SPEC.md §2 (8 KB)");
     reg.add_check([](const config::Config &cfg) -> std::string {
         long long nodes = cfg.get_int("machine.cp_count") + cfg.get_int("machine.iop_count");
         long long routers = cfg.get_int("net.width") * cfg.get_int("net.height");
@@ -31,13 +28,6 @@ void declare_machine_params(config::Registry &reg) {
                    " nodes do not fit on the " + std::to_string(cfg.get_int("net.width")) + "x" +
                    std::to_string(cfg.get_int("net.height")) + " torus (" +
                    std::to_string(routers) + " routers); raise net.width/net.height";
-        }
-        return "";
-    });
-    reg.add_check([](const config::Config &cfg) -> std::string {
-        if (cfg.get_int("fs.block_bytes") % 512 != 0) {
-            return "fs.block_bytes = " + std::to_string(cfg.get_int("fs.block_bytes")) +
-                   " must be a multiple of the 512-byte disk sector";
         }
         return "";
     });

@@ -1,5 +1,6 @@
 #pragma once
-// Machine-level parameters (machine.*): node counts, clock, placement, block size.
+// Machine-level parameters (machine.*, net.width, net.height): node counts, clock,
+// placement and the torus size.
 
 #include "hw/config/config.h"
 #include "hw/config/registry.h"

@@ -6,13 +6,6 @@
 
 namespace starfish::platform {
 
-void declare_node_params(config::Registry &reg) {
-    node::declare_node_memory_params(reg);
-    node::declare_node_cpu_params(reg);
-    node::declare_network_interface_params(reg);
-    declare_node_hal_params(reg);
-}
-
 namespace {
 uint32_t memory_size(const NodeSetup &setup, const config::Config &cfg) {
     return setup.memory_bytes != 0 ? setup.memory_bytes : node::node_memory_bytes(cfg);

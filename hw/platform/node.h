@@ -5,7 +5,6 @@
 
 #include "fw/hal.h"
 #include "hw/config/config.h"
-#include "hw/config/registry.h"
 #include "hw/platform/node_hal.h"
 #include "hw/platform/placement.h"
 #include "tlm_models/common/device_fault.h"
@@ -25,10 +24,6 @@
 #include <vector>
 
 namespace starfish::platform {
-
-// Every node parameter: machine.node_memory_kb, machine.fw_stack_kb,
-// machine.node_thread_limit, the HAL service costs cost.*, and ni.*.
-void declare_node_params(config::Registry &registry);
 
 // A firmware program: the node's first thread ("main").
 using FirmwareMain = void (*)(hal_t *);

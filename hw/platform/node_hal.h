@@ -5,8 +5,8 @@
 
 #include "fw/hal.h"
 #include "hw/config/config.h"
-#include "hw/config/registry.h"
 #include "hw/platform/node_allocator.h"
+#include "hw/platform/node_hal_params.h"
 #include "tlm_models/node/node_cpu.h"
 #include "tlm_models/node/node_memory.h"
 
@@ -26,17 +26,6 @@ struct hal {
 };
 
 namespace starfish::platform {
-
-// cost.reg_read_cycles, cost.reg_write_cycles, cost.mem_alloc_cycles.
-void declare_node_hal_params(config::Registry &registry);
-
-struct HalCosts {
-    uint32_t reg_read_cycles = 0;
-    uint32_t reg_write_cycles = 0;
-    uint32_t mem_alloc_cycles = 0; // charged by hal_mem_alloc and by hal_mem_free
-
-    static HalCosts from(const config::Config &cfg);
-};
 
 struct NodeIdentity {
     unsigned node_id = 0;

@@ -3,6 +3,7 @@
 #include "hw/config/config.h"
 #include "hw/ni_regs.h"
 #include "hw/node_map.h"
+#include "sim/parameters.h"
 
 #include <ucontext.h>
 
@@ -19,16 +20,7 @@ namespace {
 
 struct Node;
 
-// The HAL service costs the fake charges, with issue 5's defaults.
-const std::pair<const char *, int64_t> kHalCosts[] = {
-    {"cost.reg_read_cycles", 4},        {"cost.reg_write_cycles", 2},
-    {"cost.irq_entry_cycles", 20},      {"cost.irq_exit_cycles", 10},
-    {"cost.context_switch_cycles", 30}, {"cost.thread_create_cycles", 100},
-    {"cost.thread_exit_cycles", 20},    {"cost.sem_post_cycles", 5},
-    {"cost.sem_wait_cycles", 5},        {"cost.thread_wakeup_cycles", 15},
-    {"cost.yield_cycles", 10},          {"cost.mem_alloc_cycles", 40},
-};
-
+// The HAL service costs the fake charges (cost.*, read from the configuration).
 struct Costs {
     uint32_t reg_read, reg_write, irq_entry, irq_exit, context_switch, thread_create, thread_exit,
         sem_post, sem_wait, thread_wakeup, yield, mem_alloc;
@@ -842,11 +834,7 @@ FakeMachine::FakeMachine(const FakeOptions &opts) : impl_(std::make_unique<Impl>
         n->free_blocks.clear();
         impl_->nodes.push_back(std::move(n));
     }
-    for (const auto &[key, value] : kHalCosts) {
-        set_int(key, value);
-    }
-    set_int("fs.block_bytes", 8192);
-    set_int("workload.seed", 1);
+    set_defaults(sim::parameter_registry());
 }
 
 FakeMachine::~FakeMachine() = default;

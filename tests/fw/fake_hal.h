@@ -62,8 +62,10 @@ public:
     FakeMachine &operator=(const FakeMachine &) = delete;
 
     // ---- configuration (read by the firmware through hal_config_*) ----
-    // The constructor sets the HAL service costs (issue 5 defaults), fs.block_bytes
-    // and workload.seed; set_defaults adds every parameter of a registry.
+    // The constructor sets every parameter of the simulator's registry
+    // (sim::parameter_registry) to its default; set_defaults does the same for any
+    // registry, and the setters override single values (unchecked, so tests may
+    // go below a parameter's range, e.g. a small fs.block_bytes).
     void set_defaults(const config::Registry &registry);
     void set_int(const std::string &key, int64_t value);
     void set_real(const std::string &key, double value);

@@ -1,15 +1,18 @@
 #pragma once
-// Helpers for firmware tests on the fake HAL: a fake machine configured with every
-// firmware parameter at its registered default (hw/platform/fw_params.cpp).
+// Helpers for firmware tests on the fake HAL. A FakeMachine starts with every
+// parameter of the simulator at its registered default (sim::parameter_registry),
+// so firmware tests run with the same values as the machine.
 
 #include "hw/config/registry.h"
 #include "hw/platform/fw_params.h"
+#include "sim/parameters.h"
 #include "tests/fw/fake_hal.h"
 
 #include <memory>
 
 namespace starfish::fwtest {
 
+// The firmware's own parameters alone (fw/src/params.c and their checks).
 inline const config::Registry &fw_registry() {
     static const config::Registry registry = [] {
         config::Registry reg;
@@ -20,14 +23,12 @@ inline const config::Registry &fw_registry() {
 }
 
 inline std::unique_ptr<FakeMachine> make_machine(const FakeOptions &opts = FakeOptions()) {
-    auto m = std::make_unique<FakeMachine>(opts);
-    m->set_defaults(fw_registry());
-    return m;
+    return std::make_unique<FakeMachine>(opts);
 }
 
-// The default of a firmware parameter (so tests follow the registered values).
+// The default of an integer parameter (so tests follow the registered values).
 inline long long fw_param(const std::string &key) {
-    return fw_registry().at(key).default_value.get<long long>();
+    return sim::parameter_registry().at(key).default_value.get<long long>();
 }
 
 } // namespace starfish::fwtest

@@ -11,9 +11,6 @@ namespace starfish::node {
 
 namespace {
 
-const char *const kNiProvenance = "estimate: not published; calibrated on the contiguous-layout "
-                                  "tables (docs/calibration.md)";
-
 const char *error_name(uint32_t code) {
     static const char *const names[] = {
         "HW_NI_ERR_NONE",        "HW_NI_ERR_TX_ADDR", "HW_NI_ERR_TX_SIZE",   "HW_NI_ERR_TX_DEST",
@@ -60,57 +57,6 @@ bool is_read_only(uint32_t offset) {
 }
 
 } // namespace
-
-void declare_network_interface_params(config::Registry &reg) {
-    reg.add_int("ni.tx_queue_depth", 16, "descriptors", {1, 4096},
-                "send-queue slots of the network interface (TX_FREE after reset)",
-                std::string(kNiProvenance) +
-                    "; a small hardware FIFO, the driver queues more in software");
-    reg.add_int("ni.rx_buffer_bytes", 32768, "bytes", {128, 1 << 30},
-                "receive buffer for body fragments not yet deposited (back-pressure when full)",
-                std::string(kNiProvenance) + "; four block-sized packets");
-    reg.add_int("ni.max_packet_payload_bytes", 8272, "bytes", {128, HW_PKT_MAX_PAYLOAD_BYTES},
-                "largest packet payload (16-byte frame + software header + body fragment)",
-                "derived: an 8 KB block (SPEC.md §2) + 64-byte software header + 16-byte frame, "
-                "so a block-sized Memput is one packet as Proteus sent whole messages");
-    reg.add_int("ni.dma_bytes_per_cycle", 4, "bytes/cycle", {1, 1024},
-                "DMA bandwidth between node memory and the network interface",
-                "derived: SPEC.md §2 Memput end to end costs 1 us more per 50 words, "
-                "i.e. 200 bytes per 50 cycles = 4 bytes per cycle");
-    reg.add_int("ni.descriptor_setup_cycles", 4, "cycles", {0, 100000},
-                "send engine cycles to start a descriptor (fetch it, build the frame)",
-                "estimate: not published; a few cycles to fetch the six-word descriptor, "
-                "kept small so that the end-to-end Memput constant (call + handler + return "
-                "+ two network traversals, docs/machine.md) matches SPEC.md §2's 5 us");
-    reg.add_int("ni.packet_setup_cycles", 1, "cycles", {0, 100000},
-                "DMA cycles to start each packet's body transfer (send and receive)",
-                "estimate: not published; one cycle to load a DMA address, so that a "
-                "deposit started at RX_CMD is done by the handler's RX_POP (one interrupt "
-                "per Memput, SPEC.md §2 handler 91 + 1/word) and the end-to-end Memput "
-                "constant matches SPEC.md §2 (docs/machine.md)");
-    reg.add_check([](const config::Config &cfg) -> std::string {
-        if (cfg.get_int("ni.rx_buffer_bytes") < cfg.get_int("ni.max_packet_payload_bytes")) {
-            return "ni.rx_buffer_bytes = " + std::to_string(cfg.get_int("ni.rx_buffer_bytes")) +
-                   " is smaller than ni.max_packet_payload_bytes = " +
-                   std::to_string(cfg.get_int("ni.max_packet_payload_bytes")) +
-                   ": a full packet could never be received";
-        }
-        return "";
-    });
-}
-
-NetworkInterfaceParams NetworkInterfaceParams::from(const config::Config &cfg) {
-    NetworkInterfaceParams p;
-    p.cycle_ps = cpu_cycle_ps(cfg);
-    p.tx_queue_depth = static_cast<uint32_t>(cfg.get_int("ni.tx_queue_depth"));
-    p.rx_buffer_bytes = static_cast<uint32_t>(cfg.get_int("ni.rx_buffer_bytes"));
-    p.max_packet_payload_bytes = static_cast<uint32_t>(cfg.get_int("ni.max_packet_payload_bytes"));
-    p.dma_bytes_per_cycle = static_cast<uint32_t>(cfg.get_int("ni.dma_bytes_per_cycle"));
-    p.descriptor_setup_cycles = static_cast<uint32_t>(cfg.get_int("ni.descriptor_setup_cycles"));
-    p.packet_setup_cycles = static_cast<uint32_t>(cfg.get_int("ni.packet_setup_cycles"));
-    p.flit_bytes = static_cast<uint32_t>(cfg.get_int("net.flit_bytes"));
-    return p;
-}
 
 nlohmann::json NetworkInterfaceStats::to_json() const {
     return nlohmann::json{{"messages_sent", messages_sent},

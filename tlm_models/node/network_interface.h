@@ -25,11 +25,10 @@
 //
 // docs/node.md lists the decisions the header leaves open.
 
-#include "hw/config/config.h"
-#include "hw/config/registry.h"
 #include "hw/ni_regs.h"
 #include "tlm_models/common/device_fault.h"
 #include "tlm_models/net/net_port.h"
+#include "tlm_models/node/network_interface_params.h"
 #include "tlm_models/node/node_memory.h"
 
 #include <nlohmann/json.hpp>
@@ -44,22 +43,6 @@
 #include <vector>
 
 namespace starfish::node {
-
-// ni.* parameters.
-void declare_network_interface_params(config::Registry &registry);
-
-struct NetworkInterfaceParams {
-    uint64_t cycle_ps = 20000;
-    uint32_t tx_queue_depth = 16;
-    uint32_t rx_buffer_bytes = 32768;
-    uint32_t max_packet_payload_bytes = 8272;
-    uint32_t dma_bytes_per_cycle = 4;
-    uint32_t descriptor_setup_cycles = 0;
-    uint32_t packet_setup_cycles = 0;
-    uint32_t flit_bytes = 4; // net.flit_bytes: the link's bytes per cycle
-
-    static NetworkInterfaceParams from(const config::Config &cfg);
-};
 
 struct NetworkInterfaceStats {
     uint64_t messages_sent = 0;     // descriptors whose last packet left the node

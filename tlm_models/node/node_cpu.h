@@ -16,9 +16,8 @@
 // Every call below marked "firmware context" must come from a firmware thread of
 // this CPU or from one of its interrupt handlers.
 
-#include "hw/config/config.h"
-#include "hw/config/registry.h"
 #include "hw/node_map.h"
+#include "tlm_models/node/node_cpu_params.h"
 
 #include <nlohmann/json.hpp>
 #include <systemc>
@@ -33,29 +32,6 @@
 #include <vector>
 
 namespace starfish::node {
-
-// cost.* of the scheduler services and machine.fw_stack_kb, machine.node_thread_limit.
-void declare_node_cpu_params(config::Registry &registry);
-
-struct NodeCpuParams {
-    uint64_t cycle_ps = 20000; // from machine.cpu_mhz
-    uint32_t irq_entry_cycles = 0;
-    uint32_t irq_exit_cycles = 0;
-    uint32_t context_switch_cycles = 0;
-    uint32_t thread_create_cycles = 0;
-    uint32_t thread_exit_cycles = 0;
-    uint32_t sem_post_cycles = 0;
-    uint32_t sem_wait_cycles = 0;
-    uint32_t thread_wakeup_cycles = 0;
-    uint32_t yield_cycles = 0;
-    uint32_t thread_limit = 256;     // live firmware threads per node
-    uint32_t stack_bytes = 64 << 10; // host stack of each firmware thread
-
-    static NodeCpuParams from(const config::Config &cfg);
-};
-
-// Integer picoseconds of one CPU cycle at machine.cpu_mhz.
-uint64_t cpu_cycle_ps(const config::Config &cfg);
 
 // Where a node's CPU time went. Activities are "idle", "thread:<name>" (threads
 // with the same name share one entry) and "irq:<line>". Times are exact

@@ -8,8 +8,7 @@
 // until first touched and cost nothing before, so 32 nodes can each have a memory
 // large enough to hold a whole 100 MB file without the host paying for it.
 
-#include "hw/config/config.h"
-#include "hw/config/registry.h"
+#include "tlm_models/node/node_memory_params.h"
 
 #include <systemc>
 #include <tlm>
@@ -19,11 +18,6 @@
 #include <string>
 
 namespace starfish::node {
-
-// machine.node_memory_kb.
-void declare_node_memory_params(config::Registry &registry);
-// Node memory size in bytes from machine.node_memory_kb.
-uint32_t node_memory_bytes(const config::Config &cfg);
 
 class NodeMemory : public sc_core::sc_module {
 public:

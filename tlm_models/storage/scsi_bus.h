@@ -11,8 +11,7 @@
 // node memory by direct pointers at the end of a data phase (ScsiInitiator).
 // Events: one per phase end (plus one at the end of arbitration when tracing).
 
-#include "hw/config/config.h"
-#include "hw/config/registry.h"
+#include "tlm_models/storage/scsi_bus_params.h"
 
 #include <nlohmann/json.hpp>
 #include <systemc>
@@ -23,29 +22,6 @@
 #include <vector>
 
 namespace starfish::storage {
-
-// Who wins arbitration among waiting devices.
-enum class ScsiArbitration {
-    Fair,      // the host adapter first (highest SCSI id), targets in arrival order
-    FirstCome, // everyone in arrival order
-    Priority   // SCSI id order: host adapter, then higher target ids; ties in arrival order
-};
-
-// Bus parameters (scsi.*).
-struct ScsiBusParams {
-    double bytes_per_s = 0;      // scsi.bus_mb_s in bytes (MB = 2^20)
-    uint64_t arbitration_ps = 0; // arbitration + (re)selection + IDENTIFY, per tenure
-    uint64_t command_ps = 0;     // command phase of a 6/10-byte CDB
-    uint64_t status_ps = 0;      // status + COMMAND COMPLETE message, bus free
-    uint64_t message_ps = 0;     // SAVE DATA POINTERS + DISCONNECT messages, bus free
-    ScsiArbitration arbitration = ScsiArbitration::Fair;
-
-    static ScsiBusParams from(const config::Config &cfg);
-    // Data phase time for n bytes at the bus rate (rounded to the picosecond).
-    uint64_t transfer_ps(uint64_t bytes) const;
-};
-
-void declare_scsi_bus_params(config::Registry &registry);
 
 // Bus phases, as traced (numeric values appear in VCD files).
 enum class ScsiPhase : int {

@@ -5,11 +5,10 @@
 // (direct pointers into NodeMemory) and reports completions through a done FIFO
 // and a level interrupt.
 
-#include "hw/config/config.h"
-#include "hw/config/registry.h"
 #include "tlm_models/common/device_fault.h"
 #include "tlm_models/node/node_memory.h"
 #include "tlm_models/storage/scsi_bus.h"
+#include "tlm_models/storage/scsi_host_adapter_params.h"
 
 #include <nlohmann/json.hpp>
 #include <systemc>
@@ -22,14 +21,6 @@
 #include <vector>
 
 namespace starfish::storage {
-
-struct ScsiAdapterParams {
-    uint32_t queue_depth = 1; // commands per target queue, including the active one
-
-    static ScsiAdapterParams from(const config::Config &cfg);
-};
-
-void declare_scsi_adapter_params(config::Registry &registry);
 
 struct ScsiAdapterStats {
     uint64_t submitted = 0;

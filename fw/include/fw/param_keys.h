@@ -1,0 +1,85 @@
+/* Names of the configuration parameters the firmware reads with hal_config_*.
+ *
+ * One spelling for the firmware and for the declarations: the firmware's own
+ * parameters are declared under these names in fw/src/params.c (fw/params.h); the
+ * few it reads from other components (the disk geometry, the trial seed) are
+ * declared by their owners, and test_fw_params checks that every name here is a
+ * registered parameter of the type the firmware reads it as.
+ * docs/configuration.md says where every parameter is declared. */
+#ifndef STARFISH_FW_PARAM_KEYS_H
+#define STARFISH_FW_PARAM_KEYS_H
+
+/* ---- messaging costs (fw/src/msg.c; docs/messaging.md derives each) --------------- */
+#define FW_KEY_COST_MEMPUT_CALL "cost.msg_memput_call_cycles"
+#define FW_KEY_COST_MEMPUT_ACCEPT "cost.msg_memput_accept_cycles"
+#define FW_KEY_COST_MEMPUT_ACK "cost.msg_memput_ack_cycles"
+#define FW_KEY_COST_MEMPUT_RETURN "cost.msg_memput_return_cycles"
+#define FW_KEY_COST_MEMGET_CALL "cost.msg_memget_call_cycles"
+#define FW_KEY_COST_MEMGET_SERVE "cost.msg_memget_serve_cycles"
+#define FW_KEY_COST_REPLY_ACCEPT "cost.msg_reply_accept_cycles"
+#define FW_KEY_COST_REPLY_DONE "cost.msg_reply_done_cycles"
+#define FW_KEY_COST_DEPOSIT_WORD "cost.msg_deposit_word_cycles"
+#define FW_KEY_COST_RX_RECORD "cost.msg_rx_record_cycles"
+#define FW_KEY_COST_REQUEST_CALL "cost.msg_request_call_cycles"
+#define FW_KEY_COST_REQUEST_ACCEPT "cost.msg_request_accept_cycles"
+#define FW_KEY_COST_REPLY_CALL "cost.msg_reply_call_cycles"
+#define FW_KEY_COST_QUEUE_PIECE "cost.msg_queue_piece_cycles"
+#define FW_KEY_COST_BARRIER_STEP "cost.msg_barrier_step_cycles"
+#define FW_KEY_COST_COPY_WORD "cost.copy_word_cycles"
+#define FW_KEY_COST_QUEUE_INSERT "cost.queue_insert_cycles"
+
+/* ---- messaging sizes (fw/src/msg.c) ----------------------------------------------- */
+#define FW_KEY_MSG_RX_RING_SLOTS "msg.rx_ring_slots"
+#define FW_KEY_MSG_SEND_QUEUE_ENTRIES "msg.send_queue_entries"
+#define FW_KEY_MSG_REPLY_ACTIONS "msg.reply_actions"
+#define FW_KEY_MSG_REQUEST_BUFFERS "msg.request_buffers"
+#define FW_KEY_MSG_SERVER_THREADS "msg.server_threads"
+
+/* ---- SCSI driver costs (fw/src/scsi.c) --------------------------------------------- */
+#define FW_KEY_COST_SCSI_SUBMIT "cost.scsi_submit_cycles"
+#define FW_KEY_COST_SCSI_COMPLETE "cost.scsi_complete_cycles"
+
+/* ---- file system and DDIO (fw/src/ddio.c, fw/src/transfer.c; docs/ddio.md) --------- */
+#define FW_KEY_FS_KIND "fs.kind"
+#define FW_KEY_FS_BLOCK_BYTES "fs.block_bytes"
+#define FW_KEY_FS_PRESORT "fs.presort"
+#define FW_KEY_DDIO_BUFFERS_PER_DISK "ddio.buffers_per_disk"
+#define FW_KEY_DDIO_YIELD_TO_READY "ddio.yield_to_ready"
+#define FW_KEY_DDIO_PREFETCH "ddio.prefetch"
+#define FW_KEY_DDIO_QUEUED "ddio.queued"
+#define FW_KEY_DDIO_STAGGER "ddio.stagger"
+#define FW_KEY_COST_DDIO_PLAN_BLOCK "cost.ddio_plan_block_cycles"
+#define FW_KEY_COST_DDIO_BLOCK "cost.ddio_block_cycles"
+#define FW_KEY_COST_DDIO_PIECE "cost.ddio_piece_cycles"
+#define FW_KEY_COST_DDIO_PIECE_2D "cost.ddio_piece_2d_cycles"
+
+/* ---- the collective transfer (fw/src/transfer.c; docs/transfer.md) ----------------- */
+#define FW_KEY_WORKLOAD_PATTERN "workload.pattern"
+#define FW_KEY_WORKLOAD_RECORD_BYTES "workload.record_bytes"
+#define FW_KEY_WORKLOAD_COLS "workload.cols"
+#define FW_KEY_WORKLOAD_LAYOUT "workload.layout"
+#define FW_KEY_WORKLOAD_FILE_MB "workload.file_mb"
+
+/* ---- the communication self-test (fw/src/app_commtest.c; docs/messaging.md) -------- */
+#define FW_KEY_COMMTEST_PINGPONG_PAIRS "commtest.pingpong_pairs"
+#define FW_KEY_COMMTEST_PINGPONG_ITERATIONS "commtest.pingpong_iterations"
+#define FW_KEY_COMMTEST_SWEEP_WORDS "commtest.sweep_words"
+#define FW_KEY_COMMTEST_SWEEP_ITERATIONS "commtest.sweep_iterations"
+#define FW_KEY_COMMTEST_ECHO_WORDS "commtest.echo_words"
+#define FW_KEY_COMMTEST_SETTLE_CYCLES "commtest.settle_cycles"
+#define FW_KEY_COMMTEST_BARRIER_ITERATIONS "commtest.barrier_iterations"
+#define FW_KEY_COMMTEST_QUEUED_PUTS "commtest.queued_puts"
+#define FW_KEY_COMMTEST_QUEUED_GETS "commtest.queued_gets"
+#define FW_KEY_COMMTEST_QUEUED_MAX_BYTES "commtest.queued_max_bytes"
+#define FW_KEY_COMMTEST_SLICE_BYTES "commtest.slice_bytes"
+/* Most sizes commtest.sweep_words may list (the firmware keeps them in an array). */
+#define FW_COMMTEST_MAX_SWEEP_SIZES 64u
+
+/* ---- read by the firmware, declared by their owners --------------------------------- */
+#define FW_KEY_WORKLOAD_SEED "workload.seed"         /* sim/workload_params.cpp */
+#define FW_KEY_DISK_SECTOR_BYTES "disk.sector_bytes" /* tlm_models/storage/disk_params.cpp */
+#define FW_KEY_DISK_SECTORS_PER_TRACK "disk.sectors_per_track"
+#define FW_KEY_DISK_CYLINDERS "disk.cylinders"
+#define FW_KEY_DISK_HEADS "disk.heads"
+
+#endif

@@ -1,0 +1,29 @@
+#pragma once
+// Parameters of the DMA network interface (tlm_models/node/network_interface.h):
+// its queues and buffers, DMA bandwidth and set-up cycles (ni.*). docs/node.md
+// explains each one's place in the NI's timing.
+
+#include "hw/config/config.h"
+#include "hw/config/registry.h"
+
+#include <cstdint>
+
+namespace starfish::node {
+
+// ni.* parameters.
+void declare_network_interface_params(config::Registry &registry);
+
+struct NetworkInterfaceParams {
+    uint64_t cycle_ps = 20000;
+    uint32_t tx_queue_depth = 16;
+    uint32_t rx_buffer_bytes = 32768;
+    uint32_t max_packet_payload_bytes = 8272;
+    uint32_t dma_bytes_per_cycle = 4;
+    uint32_t descriptor_setup_cycles = 0;
+    uint32_t packet_setup_cycles = 0;
+    uint32_t flit_bytes = 4; // net.flit_bytes: the link's bytes per cycle
+
+    static NetworkInterfaceParams from(const config::Config &cfg);
+};
+
+} // namespace starfish::node

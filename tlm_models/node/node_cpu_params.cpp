@@ -1,0 +1,67 @@
+#include "tlm_models/node/node_cpu_params.h"
+
+#include <cmath>
+#include <string>
+
+namespace starfish::node {
+
+namespace {
+const char *const kCostProvenance =
+    "estimate: typical 50 MHz RISC kernel path; calibrated on the contiguous-layout tables "
+    "(docs/calibration.md)";
+
+void add_cost(config::Registry &reg, const std::string &key, long long def,
+              const std::string &meaning) {
+    reg.add_int(key, def, "cycles", {0, 1000000}, meaning, kCostProvenance);
+}
+
+uint32_t get_u32(const config::Config &cfg, const char *key) {
+    return static_cast<uint32_t>(cfg.get_int(key));
+}
+} // namespace
+
+void declare_node_cpu_params(config::Registry &reg) {
+    add_cost(reg, "cost.irq_entry_cycles", 20,
+             "CPU cycles to enter an interrupt handler (save state, find the handler)");
+    add_cost(reg, "cost.irq_exit_cycles", 10, "CPU cycles to return from an interrupt handler");
+    add_cost(reg, "cost.context_switch_cycles", 30,
+             "CPU cycles charged to a thread that gets the CPU after a different thread");
+    add_cost(reg, "cost.thread_create_cycles", 100, "CPU cycles of hal_thread_spawn");
+    add_cost(reg, "cost.thread_exit_cycles", 20, "CPU cycles of a thread's exit");
+    add_cost(reg, "cost.sem_post_cycles", 5, "CPU cycles of hal_sem_post");
+    add_cost(reg, "cost.sem_wait_cycles", 5, "CPU cycles of hal_sem_wait");
+    add_cost(reg, "cost.thread_wakeup_cycles", 15,
+             "extra CPU cycles of a hal_sem_post that wakes a waiting thread (charged to the "
+             "poster)");
+    add_cost(reg, "cost.yield_cycles", 10, "CPU cycles of hal_yield");
+    reg.add_int("machine.node_thread_limit", 256, "threads", {1, 65536},
+                "live firmware threads per node (hal_thread_spawn fails beyond it)",
+                "estimate: not published; far above what the firmware needs (a few per disk "
+                "plus the request-server pool)");
+    reg.add_int("machine.fw_stack_kb", 64, "KB", {16, 65536},
+                "host stack of each firmware thread (a simulator resource, not node memory)",
+                "estimate: room for an 8 KB block on a thread's stack plus deep call chains");
+}
+
+uint64_t cpu_cycle_ps(const config::Config &cfg) {
+    return static_cast<uint64_t>(std::llround(1e6 / cfg.get_real("machine.cpu_mhz")));
+}
+
+NodeCpuParams NodeCpuParams::from(const config::Config &cfg) {
+    NodeCpuParams p;
+    p.cycle_ps = cpu_cycle_ps(cfg);
+    p.irq_entry_cycles = get_u32(cfg, "cost.irq_entry_cycles");
+    p.irq_exit_cycles = get_u32(cfg, "cost.irq_exit_cycles");
+    p.context_switch_cycles = get_u32(cfg, "cost.context_switch_cycles");
+    p.thread_create_cycles = get_u32(cfg, "cost.thread_create_cycles");
+    p.thread_exit_cycles = get_u32(cfg, "cost.thread_exit_cycles");
+    p.sem_post_cycles = get_u32(cfg, "cost.sem_post_cycles");
+    p.sem_wait_cycles = get_u32(cfg, "cost.sem_wait_cycles");
+    p.thread_wakeup_cycles = get_u32(cfg, "cost.thread_wakeup_cycles");
+    p.yield_cycles = get_u32(cfg, "cost.yield_cycles");
+    p.thread_limit = get_u32(cfg, "machine.node_thread_limit");
+    p.stack_bytes = get_u32(cfg, "machine.fw_stack_kb") * 1024u;
+    return p;
+}
+
+} // namespace starfish::node

@@ -1,0 +1,37 @@
+#pragma once
+// Parameters of a node's CPU model (tlm_models/node/node_cpu.h): the costs of the
+// HAL's scheduling services (interrupt entry/exit, context switches, threads,
+// semaphores, yield), the per-node thread limit and the host stack of a firmware
+// thread. docs/node.md explains when each cost is charged.
+
+#include "hw/config/config.h"
+#include "hw/config/registry.h"
+
+#include <cstdint>
+
+namespace starfish::node {
+
+// cost.* of the scheduler services and machine.fw_stack_kb, machine.node_thread_limit.
+void declare_node_cpu_params(config::Registry &registry);
+
+struct NodeCpuParams {
+    uint64_t cycle_ps = 20000; // from machine.cpu_mhz
+    uint32_t irq_entry_cycles = 0;
+    uint32_t irq_exit_cycles = 0;
+    uint32_t context_switch_cycles = 0;
+    uint32_t thread_create_cycles = 0;
+    uint32_t thread_exit_cycles = 0;
+    uint32_t sem_post_cycles = 0;
+    uint32_t sem_wait_cycles = 0;
+    uint32_t thread_wakeup_cycles = 0;
+    uint32_t yield_cycles = 0;
+    uint32_t thread_limit = 256;     // live firmware threads per node
+    uint32_t stack_bytes = 64 << 10; // host stack of each firmware thread
+
+    static NodeCpuParams from(const config::Config &cfg);
+};
+
+// Integer picoseconds of one CPU cycle at machine.cpu_mhz.
+uint64_t cpu_cycle_ps(const config::Config &cfg);
+
+} // namespace starfish::node
