@@ -47,6 +47,8 @@
 #ifndef STARFISH_HW_NI_REGS_H
 #define STARFISH_HW_NI_REGS_H
 
+#include "hw/reg_table.h"
+
 #include <stdint.h>
 
 #define HW_NI_ID_VALUE 0x4e490001u /* "NI", interface version 1 */
@@ -56,28 +58,35 @@
 #define HW_NI_MAX_BODY_BYTES (16u << 20)
 #define HW_NI_RX_RECORD_BYTES 128u
 
-/* ---- registers: byte offsets from HW_NI_BASE, all 32-bit ---------------------- */
-#define HW_NI_REG_ID 0x000u            /* RO  HW_NI_ID_VALUE */
-#define HW_NI_REG_NODE 0x004u          /* RO  this node's id */
-#define HW_NI_REG_CTRL 0x008u          /* RW  HW_NI_CTRL_* (reset 0) */
-#define HW_NI_REG_ERROR 0x00cu         /* RO  first HW_NI_ERR_* seen (sticky; reset 0) */
-#define HW_NI_REG_TX_DEST 0x010u       /* RW  destination node id */
-#define HW_NI_REG_TX_HDR_ADDR 0x014u   /* RW  node address of the software header */
-#define HW_NI_REG_TX_HDR_BYTES 0x018u  /* RW  0..HW_NI_HDR_MAX_BYTES, multiple of 4 */
-#define HW_NI_REG_TX_BODY_ADDR 0x01cu  /* RW  node address of the body */
-#define HW_NI_REG_TX_BODY_BYTES 0x020u /* RW  0..HW_NI_MAX_BODY_BYTES */
-#define HW_NI_REG_TX_COOKIE 0x024u     /* RW  returned through TX_DONE */
-#define HW_NI_REG_TX_PUSH 0x028u       /* WO  queue a descriptor; value = HW_NI_TX_* */
-#define HW_NI_REG_TX_FREE 0x02cu       /* RO  free send-queue slots */
-#define HW_NI_REG_TX_DONE 0x030u       /* RO, read pops: oldest notified cookie or NONE */
-#define HW_NI_REG_RX_RING_BASE 0x040u  /* RW  ring address, HW_NI_RX_RECORD_BYTES aligned */
-#define HW_NI_REG_RX_RING_SLOTS 0x044u /* RW  records in the ring, power of two >= 2 */
-#define HW_NI_REG_RX_COUNT 0x048u      /* RO  records waiting to be read */
-#define HW_NI_REG_RX_INDEX 0x04cu      /* RO  slot of the oldest waiting record */
-#define HW_NI_REG_RX_POP 0x050u        /* WO  free the oldest record (any value) */
-#define HW_NI_REG_RX_BODY_ADDR 0x054u  /* RW  where the next accepted body goes */
-#define HW_NI_REG_RX_COOKIE 0x058u     /* RW  cookie of the next ACCEPT_NOTIFY */
-#define HW_NI_REG_RX_CMD 0x05cu        /* WO  HW_NI_RX_CMD(op, handle) */
+/* ---- registers: byte offsets from HW_NI_BASE, all 32-bit (hw/reg_table.h) ---- */
+#define HW_NI_REGISTERS(X)                                                                         \
+    X(ID, 0x000, RO, HW_NI_ID_VALUE, 1, "HW_NI_ID_VALUE")                                          \
+    X(NODE, 0x004, RO, HW_REG_RESET_INSTANCE, 1, "this node's id")                                 \
+    X(CTRL, 0x008, RW, 0, 1, "HW_NI_CTRL_* bits")                                                  \
+    X(ERROR, 0x00c, RO, 0, 1, "first HW_NI_ERR_* seen (sticky)")                                   \
+    X(TX_DEST, 0x010, RW, 0, 1, "destination node id")                                             \
+    X(TX_HDR_ADDR, 0x014, RW, 0, 1, "node address of the software header")                         \
+    X(TX_HDR_BYTES, 0x018, RW, 0, 1, "0..HW_NI_HDR_MAX_BYTES, multiple of 4")                      \
+    X(TX_BODY_ADDR, 0x01c, RW, 0, 1, "node address of the body")                                   \
+    X(TX_BODY_BYTES, 0x020, RW, 0, 1, "0..HW_NI_MAX_BODY_BYTES")                                   \
+    X(TX_COOKIE, 0x024, RW, 0, 1, "returned through TX_DONE")                                      \
+    X(TX_PUSH, 0x028, WO, 0, 1, "queue a descriptor; value = HW_NI_TX_* flags")                    \
+    X(TX_FREE, 0x02c, RO, HW_REG_RESET_INSTANCE, 1,                                                \
+      "free send-queue slots (ni.tx_queue_depth after reset)")                                     \
+    X(TX_DONE, 0x030, RO, HW_NI_NONE, 1, "read pops: oldest notified cookie, or HW_NI_NONE")       \
+    X(RX_RING_BASE, 0x040, RW, 0, 1, "ring address, HW_NI_RX_RECORD_BYTES aligned")                \
+    X(RX_RING_SLOTS, 0x044, RW, 0, 1, "records in the ring, power of two >= 2")                    \
+    X(RX_COUNT, 0x048, RO, 0, 1, "records waiting to be read")                                     \
+    X(RX_INDEX, 0x04c, RO, 0, 1, "slot of the oldest waiting record")                              \
+    X(RX_POP, 0x050, WO, 0, 1, "free the oldest record (any value)")                               \
+    X(RX_BODY_ADDR, 0x054, RW, 0, 1, "where the next accepted body goes")                          \
+    X(RX_COOKIE, 0x058, RW, 0, 1, "cookie of the next ACCEPT_NOTIFY")                              \
+    X(RX_CMD, 0x05c, WO, 0, 1, "HW_NI_RX_CMD(op, handle)")
+
+#define HW_NI_REG_ENUMERATOR_(name, offset, access, reset, count, meaning)                         \
+    HW_NI_REG_##name = offset,
+HW_REG_ENUM(hw_ni_reg){HW_NI_REGISTERS(HW_NI_REG_ENUMERATOR_)};
+#undef HW_NI_REG_ENUMERATOR_
 
 /* CTRL bits. RX_RING_BASE and RX_RING_SLOTS may change only while ENABLE is 0. */
 #define HW_NI_CTRL_ENABLE (1u << 0)
@@ -95,6 +104,18 @@
 #define HW_NI_RX_CMD(op, handle) ((uint32_t)(op) << 28 | ((uint32_t)(handle)&0x00ffffffu))
 #define HW_NI_RX_CMD_OP(v) ((unsigned)((v) >> 28))
 #define HW_NI_RX_CMD_HANDLE(v) ((uint32_t)((v)&0x00ffffffu))
+
+/* Bit fields (hw/reg_table.h). */
+#define HW_NI_FIELDS(F)                                                                            \
+    F(CTRL, ENABLE, HW_NI_CTRL_ENABLE,                                                             \
+      "receive; setting it validates the ring and restarts it empty")                              \
+    F(CTRL, RX_IRQ, HW_NI_CTRL_RX_IRQ, "HW_IRQ_NI_RX while RX_COUNT > 0")                          \
+    F(CTRL, TX_IRQ, HW_NI_CTRL_TX_IRQ, "HW_IRQ_NI_TX while the done FIFO is not empty")            \
+    F(CTRL, TX_SPACE_IRQ, HW_NI_CTRL_TX_SPACE_IRQ, "HW_IRQ_NI_TX while TX_FREE > 0")               \
+    F(TX_PUSH, NOTIFY, HW_NI_TX_NOTIFY, "put TX_COOKIE into the done FIFO on completion")          \
+    F(RX_CMD, HANDLE, HW_NI_RX_CMD(0, 0x00ffffffu), "handle of the message answered")              \
+    F(RX_CMD, OP, HW_NI_RX_CMD(0xfu, 0),                                                           \
+      "HW_NI_RX_ACCEPT, HW_NI_RX_ACCEPT_NOTIFY, HW_NI_RX_DISCARD")
 
 /* ERROR codes. */
 #define HW_NI_ERR_NONE 0u
@@ -152,53 +173,22 @@ _Static_assert(sizeof(hw_ni_rx_record_t) == HW_NI_RX_RECORD_BYTES, "record size"
 
 /* The register's name for error messages ("TX_PUSH"), or NULL for an offset that
  * is not a register. */
+#define HW_NI_REG_NAME_CASE_(name, offset, access, reset, count, meaning)                          \
+    case HW_NI_REG_##name:                                                                         \
+        return #name;
 static inline const char *hw_ni_reg_name(uint32_t offset) {
     switch (offset) {
-    case HW_NI_REG_ID:
-        return "ID";
-    case HW_NI_REG_NODE:
-        return "NODE";
-    case HW_NI_REG_CTRL:
-        return "CTRL";
-    case HW_NI_REG_ERROR:
-        return "ERROR";
-    case HW_NI_REG_TX_DEST:
-        return "TX_DEST";
-    case HW_NI_REG_TX_HDR_ADDR:
-        return "TX_HDR_ADDR";
-    case HW_NI_REG_TX_HDR_BYTES:
-        return "TX_HDR_BYTES";
-    case HW_NI_REG_TX_BODY_ADDR:
-        return "TX_BODY_ADDR";
-    case HW_NI_REG_TX_BODY_BYTES:
-        return "TX_BODY_BYTES";
-    case HW_NI_REG_TX_COOKIE:
-        return "TX_COOKIE";
-    case HW_NI_REG_TX_PUSH:
-        return "TX_PUSH";
-    case HW_NI_REG_TX_FREE:
-        return "TX_FREE";
-    case HW_NI_REG_TX_DONE:
-        return "TX_DONE";
-    case HW_NI_REG_RX_RING_BASE:
-        return "RX_RING_BASE";
-    case HW_NI_REG_RX_RING_SLOTS:
-        return "RX_RING_SLOTS";
-    case HW_NI_REG_RX_COUNT:
-        return "RX_COUNT";
-    case HW_NI_REG_RX_INDEX:
-        return "RX_INDEX";
-    case HW_NI_REG_RX_POP:
-        return "RX_POP";
-    case HW_NI_REG_RX_BODY_ADDR:
-        return "RX_BODY_ADDR";
-    case HW_NI_REG_RX_COOKIE:
-        return "RX_COOKIE";
-    case HW_NI_REG_RX_CMD:
-        return "RX_CMD";
+        HW_NI_REGISTERS(HW_NI_REG_NAME_CASE_)
     default:
         return 0;
     }
 }
+#undef HW_NI_REG_NAME_CASE_
+
+#ifdef __cplusplus
+/* The tables as data, for decoders and generators. */
+inline constexpr hw_reg_info_t hw_ni_register_table[] = {HW_NI_REGISTERS(HW_REG_INFO)};
+inline constexpr hw_field_info_t hw_ni_field_table[] = {HW_NI_FIELDS(HW_FIELD_INFO)};
+#endif
 
 #endif /* STARFISH_HW_NI_REGS_H */

@@ -48,6 +48,7 @@
 #define STARFISH_HW_SCSI_REGS_H
 
 #include "hw/node_map.h"
+#include "hw/reg_table.h"
 
 #include <stdint.h>
 
@@ -56,29 +57,37 @@
 #define HW_SCSI_MAX_TARGETS 64u
 #define HW_SCSI_BLOCK_BYTES 512u /* logical block of the HP 97560 (hw/data_pattern.h sector) */
 
-/* ---- registers: byte offsets from HW_SCSI_BASE + k * HW_SCSI_STRIDE ----------- */
-#define HW_SCSI_REG_ID 0x000u      /* RO  HW_SCSI_ID_VALUE */
-#define HW_SCSI_REG_NODE 0x004u    /* RO  this node's id */
-#define HW_SCSI_REG_ADAPTER 0x008u /* RO  adapter index k on the node */
-#define HW_SCSI_REG_CTRL 0x00cu    /* RW  HW_SCSI_CTRL_* (reset 0) */
-#define HW_SCSI_REG_ERROR 0x010u   /* RO  first HW_SCSI_ERR_* seen (sticky; reset 0) */
-#define HW_SCSI_REG_ERROR_INFO                                                                     \
-    0x014u                         /* RO  offending value of that error (address, target, ...)     \
-                                    */
-#define HW_SCSI_REG_TARGETS 0x018u /* RO  targets on the bus: ids 0 .. TARGETS-1 */
-#define HW_SCSI_REG_QDEPTH                                                                         \
-    0x01cu                        /* RO  commands each target queue holds (incl. the active one)   \
-                                   */
-#define HW_SCSI_REG_SUBMIT 0x020u /* WO  node address of a hw_scsi_desc_t to queue */
-#define HW_SCSI_REG_DONE 0x024u   /* RO, read pops: oldest completed tag or HW_SCSI_NONE */
-#define HW_SCSI_REG_DONE_COUNT 0x028u /* RO  tags waiting in the done FIFO */
-#define HW_SCSI_REG_QFREE0                                                                         \
-    0x100u /* RO  QFREE(t) at 0x100 + 4 t: free slots of target t's queue                          \
-            */
-#define HW_SCSI_REG_QFREE(t) (HW_SCSI_REG_QFREE0 + 4u * (uint32_t)(t))
+/* ---- registers: byte offsets from HW_SCSI_BASE + k * HW_SCSI_STRIDE (hw/reg_table.h) */
+#define HW_SCSI_REGISTERS(X)                                                                       \
+    X(ID, 0x000, RO, HW_SCSI_ID_VALUE, 1, "HW_SCSI_ID_VALUE")                                      \
+    X(NODE, 0x004, RO, HW_REG_RESET_INSTANCE, 1, "this node's id")                                 \
+    X(ADAPTER, 0x008, RO, HW_REG_RESET_INSTANCE, 1, "adapter index k on the node")                 \
+    X(CTRL, 0x00c, RW, 0, 1, "HW_SCSI_CTRL_* bits")                                                \
+    X(ERROR, 0x010, RO, 0, 1, "first HW_SCSI_ERR_* seen (sticky)")                                 \
+    X(ERROR_INFO, 0x014, RO, 0, 1, "offending value of that error (address, target, ...)")         \
+    X(TARGETS, 0x018, RO, HW_REG_RESET_INSTANCE, 1, "targets on the bus: ids 0 .. TARGETS-1")      \
+    X(QDEPTH, 0x01c, RO, HW_REG_RESET_INSTANCE, 1,                                                 \
+      "commands each target queue holds (incl. the active one)")                                   \
+    X(SUBMIT, 0x020, WO, 0, 1, "node address of a hw_scsi_desc_t to queue")                        \
+    X(DONE, 0x024, RO, HW_SCSI_NONE, 1, "read pops: oldest completed tag, or HW_SCSI_NONE")        \
+    X(DONE_COUNT, 0x028, RO, 0, 1, "tags waiting in the done FIFO")                                \
+    X(QFREE, 0x100, RO, HW_REG_RESET_INSTANCE, HW_SCSI_MAX_TARGETS,                                \
+      "free slots of target t's queue (0 beyond TARGETS)")
+
+#define HW_SCSI_REG_ENUMERATOR_(name, offset, access, reset, count, meaning)                       \
+    HW_SCSI_REG_##name = offset,
+HW_REG_ENUM(hw_scsi_reg){HW_SCSI_REGISTERS(HW_SCSI_REG_ENUMERATOR_)};
+#undef HW_SCSI_REG_ENUMERATOR_
+/* The QFREE array: the enumerator HW_SCSI_REG_QFREE is its first element. */
+#define HW_SCSI_REG_QFREE0 HW_SCSI_REG_QFREE(0)
+#define HW_SCSI_REG_QFREE(t) ((uint32_t)HW_SCSI_REG_QFREE + 4u * (uint32_t)(t))
 
 /* CTRL bits. */
 #define HW_SCSI_CTRL_IRQ_ENABLE (1u << 0) /* raise the interrupt while DONE_COUNT > 0 */
+
+/* Bit fields (hw/reg_table.h). */
+#define HW_SCSI_FIELDS(F)                                                                          \
+    F(CTRL, IRQ_ENABLE, HW_SCSI_CTRL_IRQ_ENABLE, "raise the interrupt while DONE_COUNT > 0")
 
 /* ERROR codes (programming errors; the run stops). */
 #define HW_SCSI_ERR_NONE 0u
@@ -200,5 +209,11 @@ static inline void hw_scsi_desc_init10(hw_scsi_desc_t *d, uint32_t tag, uint32_t
     }
     hw_scsi_cdb10(d->cdb, opcode, flags, lba, blocks);
 }
+
+#ifdef __cplusplus
+/* The tables as data, for decoders and generators. */
+inline constexpr hw_reg_info_t hw_scsi_register_table[] = {HW_SCSI_REGISTERS(HW_REG_INFO)};
+inline constexpr hw_field_info_t hw_scsi_field_table[] = {HW_SCSI_FIELDS(HW_FIELD_INFO)};
+#endif
 
 #endif /* STARFISH_HW_SCSI_REGS_H */

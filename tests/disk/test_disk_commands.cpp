@@ -306,7 +306,7 @@ BOOST_AUTO_TEST_CASE(programming_errors_name_node_and_register) {
     BOOST_TEST(e["error"] == HW_SCSI_ERR_REG);
 
     e = programming_error([](DiskRig &rig) { rig.reg_read(0x0f0); });
-    BOOST_TEST(contains(e["message"], "register at offset 0x0f0: no such register"));
+    BOOST_TEST(contains(e["message"], "register at offset 0x0f0: read of an undefined register"));
     BOOST_TEST(e["error"] == HW_SCSI_ERR_REG);
 
     // ERROR is sticky: the first error stays, and so does the reported fault.

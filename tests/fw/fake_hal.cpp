@@ -4,10 +4,12 @@
 #include "hw/ni_regs.h"
 #include "hw/node_map.h"
 #include "sim/parameters.h"
+#include "tlm_models/node/ni_core.h"
 
 #include <ucontext.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <deque>
@@ -53,37 +55,27 @@ struct Message {
     std::vector<uint8_t> body;
 };
 
-struct Waiting {
-    Message msg;
-    bool arrived = false;
-    bool answered = false;
-    uint32_t op = 0;
-    uint32_t addr = 0;
-    uint32_t cookie = 0;
-};
-
-struct TxDesc {
-    unsigned dest = 0;
-    std::vector<uint8_t> hdr;
-    uint32_t body_addr = 0;
-    uint32_t body_bytes = 0;
-    bool notify = false;
-    uint32_t cookie = 0;
-};
-
-struct FakeNi {
-    uint32_t ctrl = 0, error = 0;
-    uint32_t tx_dest = 0, tx_hdr_addr = 0, tx_hdr_bytes = 0, tx_body_addr = 0, tx_body_bytes = 0,
-             tx_cookie = 0;
-    uint32_t ring_base = 0, ring_slots = 0, rx_index = 0, rx_count = 0, rx_body_addr = 0,
-             rx_cookie = 0;
-    std::deque<TxDesc> txq; // pushed and not yet completed (front is being sent)
+// A node's network interface: the machine's own untimed core (registers, queues,
+// ring, records, handles) with the fake's simple timing around it.
+struct FakeNi final : node::NiCore::Client {
+    Node *owner = nullptr;
+    std::unique_ptr<node::NiCore> core;
     bool tx_active = false;
-    std::deque<uint32_t> done_fifo;
-    std::deque<Message> inbound;                   // held by the network
-    std::deque<hw_ni_rx_record_t> pending_records; // DONE records waiting for a slot
-    std::map<uint32_t, Waiting> waiting;
-    uint32_t next_handle = 1;
+    uint64_t tx_next = 0;                                      // serial of the next send
+    std::deque<Message> inbound;                               // held by the network
+    std::deque<std::pair<uint32_t, node::NiFragment>> to_copy; // accepted body bytes
+
+    void ni_fault(uint32_t code, const std::string &reg, const std::string &what) override;
+    void ni_irqs_changed() override {} // the levels are read at synchronisation points
+    void ni_tx_pushed() override;
+    void ni_rx_space_returned() override {} // settle() admits held messages
+    void ni_deposit(uint32_t handle, node::NiFragment &&fragment) override {
+        to_copy.emplace_back(handle, std::move(fragment));
+    }
+    void ni_deposit_pending(uint32_t, uint32_t) override {}
+    void ni_deposit_arrived(uint32_t handle, node::NiFragment &&fragment) override {
+        to_copy.emplace_back(handle, std::move(fragment));
+    }
 };
 
 struct Sem {
@@ -462,117 +454,66 @@ struct FakeMachine::Impl {
         return static_cast<uint32_t>(b - n.mem.data());
     }
 
-    bool in_memory(Node &n, uint32_t addr, uint32_t len) {
-        return len <= n.mem.size() && addr <= n.mem.size() - len;
-    }
-
     // ---- the fake NI ----
 
-    [[noreturn]] void ni_error(Node &n, uint32_t code, uint32_t off, const std::string &why) {
-        if (n.ni.error == 0) {
-            n.ni.error = code;
-        }
-        const char *reg = hw_ni_reg_name(off);
-        fail(n, std::string("NI register ") + (reg != nullptr ? reg : "(undefined)") + ": " + why);
-    }
-
-    uint32_t tx_free(Node &n) {
-        return opts.tx_queue_depth - static_cast<uint32_t>(n.ni.txq.size());
-    }
-
     bool line_level(Node &n, unsigned line) {
-        const FakeNi &ni = n.ni;
         if (line == HW_IRQ_NI_RX) {
-            return ni.rx_count > 0 && (ni.ctrl & HW_NI_CTRL_RX_IRQ);
+            return n.ni.core->rx_irq();
         }
         if (line == HW_IRQ_NI_TX) {
-            return (!ni.done_fifo.empty() && (ni.ctrl & HW_NI_CTRL_TX_IRQ)) ||
-                   (tx_free(n) > 0 && (ni.ctrl & HW_NI_CTRL_TX_SPACE_IRQ));
+            return n.ni.core->tx_irq();
         }
         return false;
     }
 
-    bool ring_ok(Node &n) {
-        const FakeNi &ni = n.ni;
-        uint32_t s = ni.ring_slots;
-        return ni.ring_base % HW_NI_RX_RECORD_BYTES == 0 && s >= 2 && (s & (s - 1)) == 0 &&
-               in_memory(n, ni.ring_base, s * HW_NI_RX_RECORD_BYTES);
-    }
-
-    void write_record(Node &n, const hw_ni_rx_record_t &rec) {
+    // After the core acted: copy accepted bodies (the fake's DMA takes no time),
+    // let held messages in, and wake the node if an interrupt line rose.
+    void settle(Node &n, uint64_t time) {
         FakeNi &ni = n.ni;
-        uint32_t slot = (ni.rx_index + ni.rx_count) % ni.ring_slots;
-        std::memcpy(n.mem.data() + ni.ring_base + slot * HW_NI_RX_RECORD_BYTES, &rec, sizeof rec);
-        ni.rx_count++;
-    }
-
-    // Moves waiting DONE records and held messages into free ring slots.
-    void admit(Node &n, uint64_t time) {
-        FakeNi &ni = n.ni;
-        if (!(ni.ctrl & HW_NI_CTRL_ENABLE)) {
-            return;
+        while (!ni.to_copy.empty()) {
+            auto [handle, fragment] = std::move(ni.to_copy.front());
+            ni.to_copy.pop_front();
+            ni.core->deposit(handle, fragment);
         }
-        while (ni.rx_count < ni.ring_slots && !ni.pending_records.empty()) {
-            write_record(n, ni.pending_records.front());
-            ni.pending_records.pop_front();
-        }
-        while (ni.rx_count < ni.ring_slots && ni.pending_records.empty() && !ni.inbound.empty()) {
-            Message msg = std::move(ni.inbound.front());
-            ni.inbound.pop_front();
-            hw_ni_rx_record_t rec;
-            std::memset(&rec, 0, sizeof rec);
-            rec.kind = HW_NI_REC_HEADER;
-            rec.src_node = msg.src;
-            rec.hdr_bytes = static_cast<uint32_t>(msg.hdr.size());
-            rec.body_bytes = static_cast<uint32_t>(msg.body.size());
-            std::memcpy(rec.header, msg.hdr.data(), msg.hdr.size());
-            rec.handle = HW_NI_NONE;
-            if (!msg.body.empty()) {
-                uint32_t handle = ni.next_handle++ & 0x00ffffffu;
-                rec.handle = handle;
-                Waiting &w = ni.waiting[handle];
-                w.msg = std::move(msg);
-                w.arrived = opts.body_delay_cycles == 0;
-                if (!w.arrived) {
-                    Node *np = &n;
-                    at(time + opts.body_delay_cycles, [this, np, handle] {
-                        Waiting &ww = np->ni.waiting[handle];
-                        ww.arrived = true;
-                        if (ww.answered) {
-                            deposit(*np, handle, current_event_time);
-                        }
-                    });
-                }
-            }
-            write_record(n, rec);
-        }
+        admit(n, time);
         poke(n, time);
     }
 
-    void deposit(Node &n, uint32_t handle, uint64_t time) {
+    // Moves messages the network holds into the NI while it can take them.
+    void admit(Node &n, uint64_t time) {
         FakeNi &ni = n.ni;
-        auto it = ni.waiting.find(handle);
-        Waiting &w = it->second;
-        std::memcpy(n.mem.data() + w.addr, w.msg.body.data(), w.msg.body.size());
-        if (w.op == HW_NI_RX_ACCEPT_NOTIFY) {
-            hw_ni_rx_record_t rec;
-            std::memset(&rec, 0, sizeof rec);
-            rec.kind = HW_NI_REC_DONE;
-            rec.src_node = w.msg.src;
-            rec.handle = handle;
-            rec.cookie = w.cookie;
-            rec.body_bytes = static_cast<uint32_t>(w.msg.body.size());
-            ni.pending_records.push_back(rec);
+        node::NiCore &core = *ni.core;
+        while (core.enabled() && core.ring_has_room() && !ni.inbound.empty()) {
+            Message msg = std::move(ni.inbound.front());
+            ni.inbound.pop_front();
+            const auto body_bytes = static_cast<uint32_t>(msg.body.size());
+            const bool delayed = body_bytes > 0 && opts.body_delay_cycles > 0;
+            uint32_t handle =
+                core.begin_message(msg.src, msg.hdr.data(), static_cast<uint32_t>(msg.hdr.size()),
+                                   body_bytes, delayed ? body_bytes : 0);
+            if (body_bytes == 0) {
+                continue;
+            }
+            auto body = std::make_shared<node::NiFragment>();
+            body->length = body_bytes;
+            body->bytes = std::move(msg.body);
+            if (!delayed) {
+                core.fragment_arrived(handle, std::move(*body), false);
+                continue;
+            }
+            Node *np = &n;
+            at(time + opts.body_delay_cycles, [this, np, handle, body] {
+                np->ni.core->fragment_arrived(handle, std::move(*body), true);
+                settle(*np, current_event_time);
+            });
         }
-        ni.waiting.erase(it);
-        admit(n, time);
     }
 
     void start_tx(Node &n, uint64_t time) {
         FakeNi &ni = n.ni;
         ni.tx_active = true;
-        const TxDesc &d = ni.txq.front();
-        uint64_t bytes = HW_NI_FRAME_BYTES + d.hdr.size() + d.body_bytes;
+        const node::NiTxDescriptor &d = ni.core->tx_descriptor(ni.tx_next);
+        uint64_t bytes = HW_NI_FRAME_BYTES + d.header.size() + d.body_bytes;
         uint64_t done = time + (bytes + opts.bytes_per_cycle - 1) / opts.bytes_per_cycle;
         Node *np = &n;
         at(done, [this, np, done] { complete_tx(*np, done); });
@@ -580,11 +521,11 @@ struct FakeMachine::Impl {
 
     void complete_tx(Node &n, uint64_t time) {
         FakeNi &ni = n.ni;
-        TxDesc d = std::move(ni.txq.front());
-        ni.txq.pop_front();
+        const uint64_t serial = ni.tx_next++;
+        const node::NiTxDescriptor &d = ni.core->tx_descriptor(serial);
         Message msg;
         msg.src = n.id;
-        msg.hdr = std::move(d.hdr);
+        msg.hdr = d.header;
         // The body is read as it leaves: a sender that reuses it early sends garbage.
         msg.body.assign(n.mem.data() + d.body_addr, n.mem.data() + d.body_addr + d.body_bytes);
         if (!msg.body.empty() && ++bodies == opts.corrupt_body_nth) {
@@ -593,207 +534,24 @@ struct FakeMachine::Impl {
             }
             corrupted_type = msg.hdr.empty() ? 0 : msg.hdr[0];
         }
-        if (d.notify) {
-            ni.done_fifo.push_back(d.cookie);
-        }
         Node *dst = nodes[d.dest].get();
+        ni.core->tx_finished(serial); // retires d
         auto shared = std::make_shared<Message>(std::move(msg));
         at(time + opts.latency_cycles, [this, dst, shared] {
             delivered++;
-            bool blocked = !(dst->ni.ctrl & HW_NI_CTRL_ENABLE) ||
-                           dst->ni.rx_count >= dst->ni.ring_slots || !dst->ni.inbound.empty();
-            if (blocked) {
+            const node::NiCore &core = *dst->ni.core;
+            if (!core.enabled() || !core.ring_has_room() || !dst->ni.inbound.empty()) {
                 held++;
             }
             dst->ni.inbound.push_back(std::move(*shared));
-            admit(*dst, current_event_time);
+            settle(*dst, current_event_time);
         });
-        if (!ni.txq.empty()) {
+        if (ni.tx_next < ni.core->tx_pushed()) {
             start_tx(n, time);
         } else {
             ni.tx_active = false;
         }
         poke(n, time);
-    }
-
-    uint32_t ni_read(Node &n, uint32_t off) {
-        FakeNi &ni = n.ni;
-        switch (off) {
-        case HW_NI_REG_ID:
-            return HW_NI_ID_VALUE;
-        case HW_NI_REG_NODE:
-            return n.id;
-        case HW_NI_REG_CTRL:
-            return ni.ctrl;
-        case HW_NI_REG_ERROR:
-            return ni.error;
-        case HW_NI_REG_TX_DEST:
-            return ni.tx_dest;
-        case HW_NI_REG_TX_HDR_ADDR:
-            return ni.tx_hdr_addr;
-        case HW_NI_REG_TX_HDR_BYTES:
-            return ni.tx_hdr_bytes;
-        case HW_NI_REG_TX_BODY_ADDR:
-            return ni.tx_body_addr;
-        case HW_NI_REG_TX_BODY_BYTES:
-            return ni.tx_body_bytes;
-        case HW_NI_REG_TX_COOKIE:
-            return ni.tx_cookie;
-        case HW_NI_REG_TX_FREE:
-            return tx_free(n);
-        case HW_NI_REG_TX_DONE: {
-            if (ni.done_fifo.empty()) {
-                return HW_NI_NONE;
-            }
-            uint32_t c = ni.done_fifo.front();
-            ni.done_fifo.pop_front();
-            return c;
-        }
-        case HW_NI_REG_RX_RING_BASE:
-            return ni.ring_base;
-        case HW_NI_REG_RX_RING_SLOTS:
-            return ni.ring_slots;
-        case HW_NI_REG_RX_COUNT:
-            return ni.rx_count;
-        case HW_NI_REG_RX_INDEX:
-            return ni.rx_index;
-        case HW_NI_REG_RX_BODY_ADDR:
-            return ni.rx_body_addr;
-        case HW_NI_REG_RX_COOKIE:
-            return ni.rx_cookie;
-        default:
-            ni_error(n, HW_NI_ERR_REG, off, "read of an undefined or write-only register");
-        }
-        return 0;
-    }
-
-    void ni_write(Node &n, uint32_t off, uint32_t v) {
-        FakeNi &ni = n.ni;
-        char why[200];
-        switch (off) {
-        case HW_NI_REG_CTRL:
-            if ((v & HW_NI_CTRL_ENABLE) && !(ni.ctrl & HW_NI_CTRL_ENABLE) && !ring_ok(n)) {
-                std::snprintf(why, sizeof why,
-                              "enabled with a bad receive ring (base 0x%x, %u slots)", ni.ring_base,
-                              ni.ring_slots);
-                ni_error(n, HW_NI_ERR_RX_RING, off, why);
-            }
-            ni.ctrl = v;
-            admit(n, n.now);
-            return;
-        case HW_NI_REG_TX_DEST:
-            ni.tx_dest = v;
-            return;
-        case HW_NI_REG_TX_HDR_ADDR:
-            ni.tx_hdr_addr = v;
-            return;
-        case HW_NI_REG_TX_HDR_BYTES:
-            ni.tx_hdr_bytes = v;
-            return;
-        case HW_NI_REG_TX_BODY_ADDR:
-            ni.tx_body_addr = v;
-            return;
-        case HW_NI_REG_TX_BODY_BYTES:
-            ni.tx_body_bytes = v;
-            return;
-        case HW_NI_REG_TX_COOKIE:
-            ni.tx_cookie = v;
-            return;
-        case HW_NI_REG_TX_PUSH: {
-            if (tx_free(n) == 0) {
-                ni_error(n, HW_NI_ERR_TX_OVERFLOW, off, "push while TX_FREE is 0");
-            }
-            if (ni.tx_dest >= nodes.size()) {
-                std::snprintf(why, sizeof why, "TX_DEST %u names no node", ni.tx_dest);
-                ni_error(n, HW_NI_ERR_TX_DEST, off, why);
-            }
-            if (ni.tx_hdr_bytes > HW_NI_HDR_MAX_BYTES || ni.tx_hdr_bytes % 4 != 0 ||
-                ni.tx_body_bytes > HW_NI_MAX_BODY_BYTES ||
-                (ni.tx_hdr_bytes == 0 && ni.tx_body_bytes == 0)) {
-                std::snprintf(why, sizeof why, "bad sizes: TX_HDR_BYTES %u, TX_BODY_BYTES %u",
-                              ni.tx_hdr_bytes, ni.tx_body_bytes);
-                ni_error(n, HW_NI_ERR_TX_SIZE, off, why);
-            }
-            if (!in_memory(n, ni.tx_hdr_addr, ni.tx_hdr_bytes) ||
-                !in_memory(n, ni.tx_body_addr, ni.tx_body_bytes)) {
-                std::snprintf(why, sizeof why, "header 0x%x+%u or body 0x%x+%u outside node memory",
-                              ni.tx_hdr_addr, ni.tx_hdr_bytes, ni.tx_body_addr, ni.tx_body_bytes);
-                ni_error(n, HW_NI_ERR_TX_ADDR, off, why);
-            }
-            TxDesc d;
-            d.dest = ni.tx_dest;
-            d.hdr.assign(n.mem.data() + ni.tx_hdr_addr,
-                         n.mem.data() + ni.tx_hdr_addr + ni.tx_hdr_bytes);
-            d.body_addr = ni.tx_body_addr;
-            d.body_bytes = ni.tx_body_bytes;
-            d.notify = (v & HW_NI_TX_NOTIFY) != 0;
-            d.cookie = ni.tx_cookie;
-            ni.txq.push_back(std::move(d));
-            if (tx_free(n) == 0) {
-                tx_full++;
-            }
-            if (!ni.tx_active) {
-                start_tx(n, n.now);
-            }
-            return;
-        }
-        case HW_NI_REG_RX_RING_BASE:
-        case HW_NI_REG_RX_RING_SLOTS:
-            if (ni.ctrl & HW_NI_CTRL_ENABLE) {
-                ni_error(n, HW_NI_ERR_RX_RING, off, "ring changed while CTRL.ENABLE is set");
-            }
-            (off == HW_NI_REG_RX_RING_BASE ? ni.ring_base : ni.ring_slots) = v;
-            return;
-        case HW_NI_REG_RX_POP:
-            if (ni.rx_count == 0) {
-                ni_error(n, HW_NI_ERR_RX_POP, off, "pop with no waiting record");
-            }
-            ni.rx_index = (ni.rx_index + 1) % ni.ring_slots;
-            ni.rx_count--;
-            admit(n, n.now);
-            return;
-        case HW_NI_REG_RX_BODY_ADDR:
-            ni.rx_body_addr = v;
-            return;
-        case HW_NI_REG_RX_COOKIE:
-            ni.rx_cookie = v;
-            return;
-        case HW_NI_REG_RX_CMD: {
-            uint32_t handle = HW_NI_RX_CMD_HANDLE(v);
-            unsigned op = HW_NI_RX_CMD_OP(v);
-            auto it = ni.waiting.find(handle);
-            if (it == ni.waiting.end() || it->second.answered) {
-                std::snprintf(why, sizeof why, "handle %u names no waiting message", handle);
-                ni_error(n, HW_NI_ERR_RX_HANDLE, off, why);
-            }
-            Waiting &w = it->second;
-            if (op == HW_NI_RX_DISCARD) {
-                ni.waiting.erase(it);
-                return;
-            }
-            if (op != HW_NI_RX_ACCEPT && op != HW_NI_RX_ACCEPT_NOTIFY) {
-                std::snprintf(why, sizeof why, "unknown op %u", op);
-                ni_error(n, HW_NI_ERR_RX_CMD, off, why);
-            }
-            if (!in_memory(n, ni.rx_body_addr, static_cast<uint32_t>(w.msg.body.size()))) {
-                std::snprintf(why, sizeof why,
-                              "body of %zu bytes at RX_BODY_ADDR 0x%x is outside "
-                              "node memory",
-                              w.msg.body.size(), ni.rx_body_addr);
-                ni_error(n, HW_NI_ERR_RX_ADDR, off, why);
-            }
-            w.answered = true;
-            w.op = op;
-            w.addr = ni.rx_body_addr;
-            w.cookie = ni.rx_cookie;
-            if (w.arrived) {
-                deposit(n, handle, n.now);
-            }
-            return;
-        }
-        default:
-            ni_error(n, HW_NI_ERR_REG, off, "write to an undefined or read-only register");
-        }
     }
 
     uint32_t reg_access(Node &n, uint32_t addr, bool write, uint32_t value) {
@@ -808,17 +566,37 @@ struct FakeMachine::Impl {
                           write ? "write" : "read", addr);
             fail(n, why);
         }
+        common::RegisterBlock &regs = n.ni.core->registers();
         if (write) {
-            ni_write(n, addr - HW_NI_BASE, value);
+            regs.write(addr - HW_NI_BASE, value);
         } else {
-            result = ni_read(n, addr - HW_NI_BASE);
+            regs.read(addr - HW_NI_BASE, result);
         }
+        settle(n, n.now);
         if (opts.irq_after_access) {
             sync(n);
         }
         return result;
     }
 };
+
+namespace {
+
+void FakeNi::ni_fault(uint32_t, const std::string &reg, const std::string &what) {
+    owner->m->fail(*owner, "NI register " + reg + ": " + what);
+}
+
+void FakeNi::ni_tx_pushed() {
+    FakeMachine::Impl &m = *owner->m;
+    if (core->tx_free() == 0) {
+        m.tx_full++;
+    }
+    if (!tx_active) {
+        m.start_tx(*owner, owner->now);
+    }
+}
+
+} // namespace
 
 // ---- FakeMachine -------------------------------------------------------------------------------
 
@@ -832,6 +610,13 @@ FakeMachine::FakeMachine(const FakeOptions &opts) : impl_(std::make_unique<Impl>
         n->id = i;
         n->mem.assign(opts.memory_bytes, 0);
         n->free_blocks.clear();
+        n->ni.owner = n.get();
+        node::NiCore::Config ni;
+        ni.node_id = i;
+        ni.node_count = count;
+        ni.tx_queue_depth = opts.tx_queue_depth;
+        ni.rx_buffer_bytes = UINT64_MAX; // the network holds whole messages instead
+        n->ni.core = std::make_unique<node::NiCore>(ni, n->ni, n->mem.data(), opts.memory_bytes);
         impl_->nodes.push_back(std::move(n));
     }
     set_defaults(sim::parameter_registry());

@@ -14,13 +14,15 @@
 //   per category ("fw" for hal_cycles, else the service: "reg_write", "irq_entry",
 //   "sem_post", "thread_wakeup", "context_switch", ...), so tests can check cost
 //   breakdowns.
-// * A fake network interface implements the hw/ni_regs.h registers and records:
-//   a send queue of configurable depth served one message at a time at
-//   bytes_per_cycle, delivery latency_cycles after the message leaves, the
-//   receive ring with back-pressure (held messages wait for a slot), handles
-//   answered with ACCEPT / ACCEPT_NOTIFY / DISCARD, the TX done FIFO and TX_FREE,
-//   and level-sensitive interrupts. Bad programming fails the run with a message
-//   naming the node and the register.
+// * Each node's network interface is the machine's own untimed core
+//   (tlm_models/node/ni_core.h: registers, send queue, TX_FREE and TX_DONE,
+//   receive ring and records, handles, interrupt conditions), so the firmware sees
+//   the same register behaviour as on the machine. The fake adds its own simple
+//   timing: a send queue of configurable depth served one message at a time at
+//   bytes_per_cycle, delivery latency_cycles after the message leaves, whole
+//   messages held by the network while the receiver cannot take them, accepted
+//   bodies copied at once. Bad programming fails the run with a message naming
+//   the node and the register.
 //
 // Test code running inside fake threads must not throw (no BOOST_REQUIRE there):
 // record what it sees and assert after run().

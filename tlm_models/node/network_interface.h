@@ -23,12 +23,16 @@
 // still arriving finishes no earlier than one DMA step after its tail. Records
 // are written into the ring in node memory when they are generated (no DMA time).
 //
-// docs/node.md lists the decisions the header leaves open.
+// The registers, queues, ring, records and handles are the SystemC-free NiCore
+// (tlm_models/node/ni_core.h), shared with the firmware tests' fake HAL; this
+// class adds time, DMA, packets and TLM plumbing. docs/node.md lists the
+// decisions the header leaves open.
 
 #include "hw/ni_regs.h"
 #include "tlm_models/common/device_fault.h"
 #include "tlm_models/net/net_port.h"
 #include "tlm_models/node/network_interface_params.h"
+#include "tlm_models/node/ni_core.h"
 #include "tlm_models/node/node_memory.h"
 
 #include <nlohmann/json.hpp>
@@ -62,7 +66,9 @@ struct NetworkInterfaceStats {
     nlohmann::json to_json() const;
 };
 
-class NetworkInterface : public sc_core::sc_module, public net::PacketEndpoint {
+class NetworkInterface : public sc_core::sc_module,
+                         public net::PacketEndpoint,
+                         private NiCore::Client {
 public:
     SC_HAS_PROCESS(NetworkInterface);
     tlm_utils::simple_target_socket<NetworkInterface> regs; // hw/ni_regs.h window
@@ -82,42 +88,11 @@ public:
     void arriving(const net::Packet &pkt) override;
 
     const NetworkInterfaceParams &params() const { return params_; }
-    const NetworkInterfaceStats &stats() const { return stats_; }
+    NetworkInterfaceStats stats() const;
     // The ERROR register (the fault itself went to `fault`).
-    uint32_t error_code() const { return error_; }
+    uint32_t error_code() const { return core_.error(); }
 
 private:
-    struct TxDescriptor {
-        uint64_t serial = 0;
-        uint32_t dest = 0;
-        uint32_t body_addr = 0;
-        uint32_t body_bytes = 0;
-        uint32_t cookie = 0;
-        bool notify = false;
-        uint16_t seq = 0;
-        bool finished = false; // last packet's tail has left
-        std::vector<uint8_t> header;
-    };
-    struct Fragment {
-        uint32_t body_offset = 0;
-        uint32_t length = 0;
-        uint32_t start = 0; // of the fragment inside bytes
-        std::vector<uint8_t> bytes;
-    };
-    enum class RxState { Waiting, Accepted, Discarded };
-    struct RxMessage {
-        uint32_t handle = 0;
-        uint32_t src = 0;
-        uint32_t body_bytes = 0;
-        uint32_t arrived = 0;
-        uint32_t deposited = 0;
-        RxState state = RxState::Waiting;
-        bool notify = false;
-        uint32_t body_addr = 0;
-        uint32_t cookie = 0;
-        std::deque<Fragment> buffered; // waiting for the firmware's answer
-        uint32_t inflight = 0;         // bytes of a committed first fragment whose tail is not in
-    };
     // The first packet of a message taken at arriving(), until its tail is delivered.
     struct CutThrough {
         bool active = false;
@@ -134,46 +109,38 @@ private:
     };
     struct DmaJob {
         uint32_t handle = 0;
-        Fragment fragment;
+        NiFragment fragment;
         bool arrived = true;  // the fragment's tail is in (its bytes are in `fragment`)
         uint64_t tail_ps = 0; // when it arrived
     };
 
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
-    uint32_t read_register(uint32_t offset);
-    void write_register(uint32_t offset, uint32_t value);
-    void push_descriptor(uint32_t flags);
-    void set_ctrl(uint32_t value);
-    void pop_record();
-    void rx_command(uint32_t value);
-    // A programming error in the access being served: sets ERROR, reports the
-    // fault and makes the access fail.
+    // A programming error in the access being served: NiCore has set ERROR; reports
+    // the fault and makes the access fail.
     void error(uint32_t code, const std::string &reg, const std::string &what);
     // A packet or network report the NI cannot take (a broken model invariant):
     // reported as a fault; the caller refuses or ignores it.
     void model_error(const std::string &what);
 
+    // NiCore::Client
+    void ni_fault(uint32_t code, const std::string &reg, const std::string &what) override {
+        error(code, reg, what);
+    }
+    void ni_irqs_changed() override { irq_update_.notify(); }
+    void ni_tx_pushed() override { tx_work_.notify(); }
+    void ni_rx_space_returned() override;
+    void ni_deposit(uint32_t handle, NiFragment &&fragment) override;
+    void ni_deposit_pending(uint32_t handle, uint32_t length) override;
+    void ni_deposit_arrived(uint32_t handle, NiFragment &&fragment) override;
+
     void tx_engine();
     uint64_t offer_delay_cycles(uint32_t body_start, uint32_t frag) const;
     bool deliver_cut_through(net::PacketPtr &pkt);
-    void retire_descriptors();
-    uint32_t tx_free() const { return params_.tx_queue_depth - static_cast<uint32_t>(txq_.size()); }
 
     void rx_dma_engine();
     bool refuse(uint64_t &reason_counter);
-    uint32_t allocate_handle();
-    void write_record(const hw_ni_rx_record_t &rec);
-    // The HEADER record of a message whose first packet was accepted (counts it).
-    void write_header_record(unsigned src, uint32_t handle, uint32_t hdr_bytes, uint32_t body_bytes,
-                             const uint8_t *header);
-    void flush_done_records();
-    void finish_if_complete(RxMessage &m);
-    void space_returned();
-    void buffer_add(uint32_t bytes);
-    void buffer_release(uint32_t bytes);
 
     void drive_irqs();
-    void irqs_changed() { irq_update_.notify(); }
     uint64_t cycles_ps(uint64_t cycles) const { return cycles * params_.cycle_ps; }
     uint64_t dma_cycles(uint32_t bytes) const {
         return (bytes + params_.dma_bytes_per_cycle - 1) / params_.dma_bytes_per_cycle;
@@ -187,37 +154,21 @@ private:
     const int router_;
     const std::vector<int> node_routers_;
 
-    // registers
-    uint32_t ctrl_ = 0;
-    uint32_t error_ = HW_NI_ERR_NONE;
+    NiCore core_;
     bool access_failed_ = false; // the register access being served caused an error
     uint32_t access_offset_ = 0; // of the register access being served
-    uint32_t tx_dest_ = 0, tx_hdr_addr_ = 0, tx_hdr_bytes_ = 0, tx_body_addr_ = 0,
-             tx_body_bytes_ = 0, tx_cookie_ = 0;
-    uint32_t rx_ring_base_ = 0, rx_ring_slots_ = 0;
-    uint32_t rx_count_ = 0, rx_index_ = 0;
-    uint32_t rx_body_addr_ = 0, rx_cookie_ = 0;
 
     // send side
-    std::deque<TxDescriptor> txq_; // pushed and not yet retired, in order
-    uint64_t txq_front_serial_ = 0;
-    uint64_t next_tx_serial_ = 0;
     uint64_t tx_engine_serial_ = 0; // next descriptor the engine starts
-    std::deque<uint32_t> tx_done_;  // notified cookies, at most tx_queue_depth
-    uint16_t next_seq_ = 0;
     uint64_t next_packet_id_ = 0;
     sc_core::sc_event tx_work_;
 
     // receive side
-    std::unordered_map<uint32_t, RxMessage> rx_messages_; // by handle
     std::unordered_map<uint32_t, Reassembly> reassembly_; // by source node
-    std::deque<hw_ni_rx_record_t> pending_done_;          // DONE records waiting for a slot
     std::deque<DmaJob> dma_jobs_;
     sc_core::sc_event dma_work_;
     sc_core::sc_event tail_arrived_; // a fragment the DMA engine waits for arrived
     CutThrough cut_through_;
-    uint32_t next_handle_ = 0;
-    uint64_t rx_buffered_ = 0;
     bool refused_ = false;
 
     sc_core::sc_event irq_update_;

@@ -2,6 +2,7 @@
 
 #include "hw/node_map.h"
 #include "hw/scsi_regs.h"
+#include "tlm_models/common/register_transport.h"
 
 #include <cstdio>
 #include <cstring>
@@ -33,8 +34,27 @@ ScsiHostAdapter::ScsiHostAdapter(sc_core::sc_module_name name, const ScsiAdapter
                                  unsigned adapter_index)
     : sc_core::sc_module(name), regs("regs"), irq("irq"),
       fault(static_cast<int>(node_id), "SCSI adapter " + std::to_string(adapter_index)),
-      params_(params), memory_(memory), bus_(bus), node_id_(node_id),
-      adapter_index_(adapter_index) {
+      params_(params), regs_(hw_scsi_register_table, HW_SCSI_STRIDE), memory_(memory), bus_(bus),
+      node_id_(node_id), adapter_index_(adapter_index) {
+    regs_.set_value(HW_SCSI_REG_NODE, node_id_);
+    regs_.set_value(HW_SCSI_REG_ADAPTER, adapter_index_);
+    regs_.on_read(HW_SCSI_REG_CTRL, [this](unsigned) { return ctrl_; });
+    regs_.on_write(HW_SCSI_REG_CTRL, [this](uint32_t value, unsigned) {
+        ctrl_ = value & HW_SCSI_CTRL_IRQ_ENABLE;
+        update_irq();
+    });
+    regs_.on_read(HW_SCSI_REG_ERROR, [this](unsigned) { return error_; });
+    regs_.on_read(HW_SCSI_REG_ERROR_INFO, [this](unsigned) { return error_info_; });
+    regs_.on_read(HW_SCSI_REG_TARGETS, [this](unsigned) { return bus_.target_count(); });
+    regs_.on_read(HW_SCSI_REG_QDEPTH, [this](unsigned) { return params_.queue_depth; });
+    regs_.on_write(HW_SCSI_REG_SUBMIT, [this](uint32_t value, unsigned) { submit(value); });
+    regs_.on_read(HW_SCSI_REG_DONE, [this](unsigned) { return pop_done(); });
+    regs_.on_read(HW_SCSI_REG_DONE_COUNT,
+                  [this](unsigned) { return static_cast<uint32_t>(done_.size()); });
+    regs_.on_read(HW_SCSI_REG_QFREE, [this](unsigned target) { return queue_free(target); });
+    regs_.on_violation([this](common::RegisterViolation, uint32_t offset, const std::string &what) {
+        fail(HW_SCSI_ERR_REG, offset, offset, what);
+    });
     regs.register_b_transport(this, &ScsiHostAdapter::b_transport);
     bus_.attach_initiator(this);
     SC_METHOD(drive_irq);
@@ -56,39 +76,13 @@ void ScsiHostAdapter::drive_irq() {
 }
 
 std::string ScsiHostAdapter::reg_name(uint32_t offset) const {
-    switch (offset) {
-    case HW_SCSI_REG_ID:
-        return "ID";
-    case HW_SCSI_REG_NODE:
-        return "NODE";
-    case HW_SCSI_REG_ADAPTER:
-        return "ADAPTER";
-    case HW_SCSI_REG_CTRL:
-        return "CTRL";
-    case HW_SCSI_REG_ERROR:
-        return "ERROR";
-    case HW_SCSI_REG_ERROR_INFO:
-        return "ERROR_INFO";
-    case HW_SCSI_REG_TARGETS:
-        return "TARGETS";
-    case HW_SCSI_REG_QDEPTH:
-        return "QDEPTH";
-    case HW_SCSI_REG_SUBMIT:
-        return "SUBMIT";
-    case HW_SCSI_REG_DONE:
-        return "DONE";
-    case HW_SCSI_REG_DONE_COUNT:
-        return "DONE_COUNT";
-    default:
-        break;
+    std::string name = regs_.name(offset);
+    if (name.empty()) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "offset 0x%03x", offset);
+        name = buf;
     }
-    if (offset >= HW_SCSI_REG_QFREE0 && offset < HW_SCSI_REG_QFREE(HW_SCSI_MAX_TARGETS) &&
-        offset % 4 == 0) {
-        return "QFREE(" + std::to_string((offset - HW_SCSI_REG_QFREE0) / 4) + ")";
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "offset 0x%03x", offset);
-    return buf;
+    return name;
 }
 
 void ScsiHostAdapter::fail(uint32_t code, uint32_t info, uint32_t offset, const std::string &what) {
@@ -102,70 +96,34 @@ void ScsiHostAdapter::fail(uint32_t code, uint32_t info, uint32_t offset, const 
     fault.register_fault(offset, reg.rfind("offset ", 0) == 0 ? "" : reg, error_name(code), what);
 }
 
+uint32_t ScsiHostAdapter::pop_done() {
+    if (done_.empty()) {
+        return HW_SCSI_NONE;
+    }
+    uint32_t tag = done_.front();
+    done_.pop_front();
+    if (done_.empty()) {
+        update_irq();
+    }
+    return tag;
+}
+
+uint32_t ScsiHostAdapter::queue_free(unsigned target) const {
+    if (target >= bus_.target_count()) {
+        return 0;
+    }
+    return params_.queue_depth -
+           static_cast<uint32_t>(queues_.size() > target ? queues_[target].size() : 0);
+}
+
 uint32_t ScsiHostAdapter::read_reg(uint32_t offset) {
-    switch (offset) {
-    case HW_SCSI_REG_ID:
-        return HW_SCSI_ID_VALUE;
-    case HW_SCSI_REG_NODE:
-        return node_id_;
-    case HW_SCSI_REG_ADAPTER:
-        return adapter_index_;
-    case HW_SCSI_REG_CTRL:
-        return ctrl_;
-    case HW_SCSI_REG_ERROR:
-        return error_;
-    case HW_SCSI_REG_ERROR_INFO:
-        return error_info_;
-    case HW_SCSI_REG_TARGETS:
-        return bus_.target_count();
-    case HW_SCSI_REG_QDEPTH:
-        return params_.queue_depth;
-    case HW_SCSI_REG_DONE: {
-        if (done_.empty()) {
-            return HW_SCSI_NONE;
-        }
-        uint32_t tag = done_.front();
-        done_.pop_front();
-        if (done_.empty()) {
-            update_irq();
-        }
-        return tag;
-    }
-    case HW_SCSI_REG_DONE_COUNT:
-        return static_cast<uint32_t>(done_.size());
-    default:
-        break;
-    }
-    if (offset >= HW_SCSI_REG_QFREE0 && offset < HW_SCSI_REG_QFREE(HW_SCSI_MAX_TARGETS) &&
-        offset % 4 == 0) {
-        uint32_t t = (offset - HW_SCSI_REG_QFREE0) / 4;
-        if (t >= bus_.target_count()) {
-            return 0;
-        }
-        return params_.queue_depth -
-               static_cast<uint32_t>(queues_.size() > t ? queues_[t].size() : 0);
-    }
-    fail(HW_SCSI_ERR_REG, offset, offset,
-         offset == HW_SCSI_REG_SUBMIT ? "read of a write-only register" : "no such register");
-    return 0;
+    uint32_t value = 0;
+    regs_.read(offset, value);
+    return value;
 }
 
 void ScsiHostAdapter::write_reg(uint32_t offset, uint32_t value) {
-    switch (offset) {
-    case HW_SCSI_REG_CTRL:
-        ctrl_ = value & HW_SCSI_CTRL_IRQ_ENABLE;
-        update_irq();
-        return;
-    case HW_SCSI_REG_SUBMIT:
-        submit(value);
-        return;
-    default:
-        break;
-    }
-    bool known = offset <= HW_SCSI_REG_DONE_COUNT ||
-                 (offset >= HW_SCSI_REG_QFREE0 && offset < HW_SCSI_REG_QFREE(HW_SCSI_MAX_TARGETS));
-    fail(HW_SCSI_ERR_REG, offset, offset,
-         known ? "write to a read-only register" : "no such register");
+    regs_.write(offset, value);
 }
 
 void ScsiHostAdapter::submit(uint32_t desc_addr) {
@@ -299,24 +257,13 @@ void ScsiHostAdapter::command_complete(unsigned target, const ScsiResult &r, uin
 }
 
 void ScsiHostAdapter::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &) {
-    uint32_t offset = static_cast<uint32_t>(trans.get_address()) & (HW_SCSI_STRIDE - 1);
-    if (trans.get_data_length() != 4 || offset % 4 != 0 || trans.get_byte_enable_ptr() != nullptr) {
-        fail(HW_SCSI_ERR_REG, offset, offset, "registers take aligned 32-bit accesses only");
-        trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
-        return;
-    }
     access_failed_ = false;
-    uint32_t value = 0;
-    if (trans.is_read()) {
-        value = read_reg(offset);
-        std::memcpy(trans.get_data_ptr(), &value, 4);
-    } else if (trans.is_write()) {
-        std::memcpy(&value, trans.get_data_ptr(), 4);
-        write_reg(offset, value);
+    common::transport_registers(regs_, trans, trans.get_address() & (HW_SCSI_STRIDE - 1));
+    // The access that caused a programming error fails, so the firmware stops there
+    // (violations of the register block already carry their own error response).
+    if (access_failed_ && trans.is_response_ok()) {
+        trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     }
-    // The access that caused a programming error fails, so the firmware stops there.
-    trans.set_response_status(access_failed_ ? tlm::TLM_GENERIC_ERROR_RESPONSE
-                                             : tlm::TLM_OK_RESPONSE);
 }
 
 } // namespace starfish::storage

@@ -6,6 +6,7 @@
 // and a level interrupt.
 
 #include "tlm_models/common/device_fault.h"
+#include "tlm_models/common/register_block.h"
 #include "tlm_models/node/node_memory.h"
 #include "tlm_models/storage/scsi_bus.h"
 #include "tlm_models/storage/scsi_host_adapter_params.h"
@@ -79,10 +80,13 @@ private:
     void submit(uint32_t desc_addr);
     void fail(uint32_t code, uint32_t info, uint32_t offset, const std::string &what);
     std::string reg_name(uint32_t offset) const;
+    uint32_t pop_done();
+    uint32_t queue_free(unsigned target) const;
     void update_irq();
     void drive_irq();
 
     ScsiAdapterParams params_;
+    common::RegisterBlock regs_; // the hw/scsi_regs.h window
     node::NodeMemory &memory_;
     ScsiBus &bus_;
     unsigned node_id_;
