@@ -2,7 +2,7 @@
  * firmware, the TLM torus and the Verilog router.
  *
  * A packet is a sequence of 32-bit flits (200e6 B/s per link at 50 MHz is one
- * 4-byte flit per cycle, SPEC.md §2):
+ * 4-byte flit per cycle, docs/reference.md §2):
  *   flit 0  route flit:  [7:0] dest x, [15:8] dest y, [23:16] src x, [31:24] src y
  *   flit 1  length flit: [19:0] payload bytes, [23:20] virtual-channel lane within
  *           the dateline class (net.vcs; 0 when there is one), [31:24] reserved (0)

@@ -15,7 +15,7 @@ Example (the search recorded in docs/calibration.md):
   scripts/calibrate.py --grid cost.ddio_piece_cycles=150,200,250 \\
       --grid cost.msg_queue_piece_cycles=20,40 --grid disk.write_behind_kb=0,8,16
 
-Only the published contiguous table is used (SPEC.md §10): nothing here reads any
+Only the published contiguous table is used (docs/reference.md §10): nothing here reads any
 other published result.
 """
 import argparse

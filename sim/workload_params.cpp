@@ -19,7 +19,7 @@ void declare_workload_params(config::Registry &reg) {
                    "convention: the paper's experiment is the default");
     reg.add_int("workload.trials", 5, "trials", {1, 1000},
                 "independent trials per configuration (layout, rotation, network noise vary)",
-                "given: SPEC.md §9 (five trials)");
+                "given: docs/reference.md §9 (five trials)");
     reg.add_int(FW_KEY_WORKLOAD_SEED, 1, "", {0, 4294967295.0},
                 "base seed; trial t uses a seed derived from (seed, t)",
                 "convention: any fixed value gives reproducible runs");

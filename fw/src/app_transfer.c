@@ -1,4 +1,4 @@
-/* The transfer application (workload.kind = transfer, SPEC.md §9): every CP holds its
+/* The transfer application (workload.kind = transfer, docs/reference.md §9): every CP holds its
  * part of a matrix in a buffer and all CPs read or write the file collectively
  * through the configured file system (fs.kind). Throughput is measured on CP 0 from
  * the end of the first barrier to the end of the last one, after every IOP has

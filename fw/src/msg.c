@@ -269,7 +269,7 @@ void fw_msg_accept(fw_msg_t *m, fw_ni_answer_t *ans, void *dst, uint32_t bytes, 
     ans->op = HW_NI_RX_ACCEPT_NOTIFY;
     ans->body_addr = hal_mem_addr(m->h, dst);
     ans->cookie = cookie;
-    /* SPEC.md §2's handler cost per word is spent while the NI deposits the body:
+    /* docs/reference.md §2's handler cost per word is spent while the NI deposits the body:
      * the driver charges it after RX_CMD (docs/messaging.md, "Costs"). */
     ans->overlap_cycles = m->c.deposit_word * fw_words(bytes);
 }

@@ -1,4 +1,4 @@
-/* Queued (batched) Memput/Memget, SPEC.md §7: per-peer block-sized batches, one
+/* Queued (batched) Memput/Memget, docs/reference.md §7: per-peer block-sized batches, one
  * outstanding batch per peer and direction. See docs/messaging.md.
  *
  * Put batch body: pieces of [u32 offset][u32 length][data, zero-padded to 4 bytes].

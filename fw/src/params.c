@@ -19,48 +19,48 @@
 static const fw_param_decl_t fw_params_table[] = {
     INT_PARAM(FW_KEY_COST_MEMPUT_CALL, 36, "cycles", 0, MSG_COST_MAX,
               "firmware part of a Memput call on the requester (header, reply action)",
-              "derived: SPEC.md §2 Memput call 46-56 cycles minus 7 TX register writes x "
+              "derived: docs/reference.md §2 Memput call 46-56 cycles minus 7 TX register writes x "
               "cost.reg_write_cycles (14) = 32-42; 36 keeps the occasional TX_FREE read "
               "(cost.reg_read_cycles 4) inside: 50 or 54"),
     INT_PARAM(FW_KEY_COST_MEMPUT_ACCEPT, 15, "cycles", 0, MSG_COST_MAX,
               "receiver: check a Memput (or batch) against the base and accept its body",
-              "derived: SPEC.md §2 Memput handler 91 cycles minus irq entry+exit (30), 12 "
+              "derived: docs/reference.md §2 Memput handler 91 cycles minus irq entry+exit (30), 12 "
               "register writes x 2 (RX_BODY_ADDR, RX_COOKIE, RX_CMD, 2 RX_POP, 7 TX for the "
               "ack) and 2 x cost.msg_rx_record_cycles (6) = 31, split 15 accept + 16 ack"),
     INT_PARAM(FW_KEY_COST_MEMPUT_ACK, 16, "cycles", 0, MSG_COST_MAX,
               "receiver: a Memput's body is in memory; build and send the acknowledgement",
               "derived: the other 16 of the 31 cycles of cost.msg_memput_accept_cycles' "
-              "derivation (SPEC.md §2 Memput handler 91 cycles)"),
+              "derivation (docs/reference.md §2 Memput handler 91 cycles)"),
     INT_PARAM(FW_KEY_COST_MEMPUT_RETURN, 32, "cycles", 0, MSG_COST_MAX,
               "requester: a Memput's acknowledgement arrived; complete its reply action",
-              "derived: SPEC.md §2 Memput return 72 cycles minus irq entry+exit (30), RX_POP "
+              "derived: docs/reference.md §2 Memput return 72 cycles minus irq entry+exit (30), RX_POP "
               "write (2), cost.sem_post_cycles (5) and cost.msg_rx_record_cycles (3)"),
     INT_PARAM(FW_KEY_COST_MEMGET_CALL, 44, "cycles", 0, MSG_COST_MAX,
               "firmware part of a Memget call on the requester (header, reply action)",
-              "derived: SPEC.md §2 Memget call 51-66 cycles minus 7 TX register writes x "
+              "derived: docs/reference.md §2 Memget call 51-66 cycles minus 7 TX register writes x "
               "cost.reg_write_cycles (14) = 37-52; 44 keeps the occasional TX_FREE read "
               "inside: 58 or 62"),
     INT_PARAM(FW_KEY_COST_MEMGET_SERVE, 54, "cycles", 0, MSG_COST_MAX,
               "receiver: check a Memget against the base and send the data as a reply",
-              "derived: SPEC.md §2 Memget handler 103 cycles minus irq entry+exit (30), 8 "
+              "derived: docs/reference.md §2 Memget handler 103 cycles minus irq entry+exit (30), 8 "
               "register writes x 2 (RX_POP, 7 TX for the reply) and "
               "cost.msg_rx_record_cycles (3)"),
     INT_PARAM(FW_KEY_COST_REPLY_ACCEPT, 4, "cycles", 0, MSG_COST_MAX,
               "requester: find a reply's reply action and accept its body",
-              "derived: SPEC.md §2 Memget return 58 cycles minus irq entry+exit (30), 5 "
+              "derived: docs/reference.md §2 Memget return 58 cycles minus irq entry+exit (30), 5 "
               "register writes x 2 (RX_BODY_ADDR, RX_COOKIE, RX_CMD, 2 RX_POP), "
               "cost.sem_post_cycles (5) and 2 x cost.msg_rx_record_cycles (6) = 7, split 4 + 3"),
     INT_PARAM(FW_KEY_COST_REPLY_DONE, 3, "cycles", 0, MSG_COST_MAX,
               "requester: a reply's body is in memory; fill the result and wake the waiter",
               "derived: the other 3 of the 7 cycles of cost.msg_reply_accept_cycles' "
-              "derivation (SPEC.md §2 Memget return 58 cycles)"),
+              "derivation (docs/reference.md §2 Memget return 58 cycles)"),
     INT_PARAM(FW_KEY_COST_DEPOSIT_WORD, 1, "cycles/word", 0, MSG_COST_MAX,
               "receiver's handler time per word of a body deposited in memory",
-              "given: SPEC.md §2 Memput handler and Memget return, 1 cycle per word"),
+              "given: docs/reference.md §2 Memput handler and Memget return, 1 cycle per word"),
     INT_PARAM(FW_KEY_COST_RX_RECORD, 3, "cycles", 0, MSG_COST_MAX,
               "NI driver: examine one receive record and dispatch it",
               "estimate: a load of the record kind, a table dispatch and a ring-index "
-              "update; calibrate (SPEC.md §10)"),
+              "update; calibrate (docs/reference.md §10)"),
     INT_PARAM(FW_KEY_COST_REQUEST_CALL, 44, "cycles", 0, MSG_COST_MAX,
               "firmware part of sending a request (or one multicast copy) with a reply action",
               "estimate: equal to cost.msg_memget_call_cycles (a Memget is a request with a "
@@ -74,17 +74,17 @@ static const fw_param_decl_t fw_params_table[] = {
               "estimate: equal to cost.msg_memput_call_cycles (a header and a body to send)"),
     INT_PARAM(FW_KEY_COST_QUEUE_PIECE, 8, "cycles", 0, MSG_COST_MAX,
               "queued Memput/Memget: pack, unpack, gather or scatter one piece (plus copy)",
-              "estimate: a bounds check and a two-word piece header; calibrate (SPEC.md §10)"),
+              "estimate: a bounds check and a two-word piece header; calibrate (docs/reference.md §10)"),
     INT_PARAM(FW_KEY_COST_BARRIER_STEP, 20, "cycles", 0, MSG_COST_MAX,
               "barrier: one step of the state machine (entering, or one message)",
-              "estimate: a table lookup and a few counter updates; calibrate (SPEC.md §10)"),
+              "estimate: a table lookup and a few counter updates; calibrate (docs/reference.md §10)"),
     INT_PARAM(FW_KEY_COST_COPY_WORD, 1, "cycles/word", 0, MSG_COST_MAX,
               "memory-to-memory copy by the CPU, per 32-bit word",
-              "estimate: the published per-word handler time (SPEC.md §2, 1 cycle/word); "
-              "calibrate (SPEC.md §10)"),
+              "estimate: the published per-word handler time (docs/reference.md §2, 1 cycle/word); "
+              "calibrate (docs/reference.md §10)"),
     INT_PARAM(FW_KEY_COST_QUEUE_INSERT, 10, "cycles", 0, MSG_COST_MAX,
               "insert an entry into a firmware queue (send queue, server queue)",
-              "estimate: a few loads and stores to link an entry; calibrate (SPEC.md §10)"),
+              "estimate: a few loads and stores to link an entry; calibrate (docs/reference.md §10)"),
 
     /* ---- messaging sizes ---- */
     INT_PARAM(FW_KEY_MSG_RX_RING_SLOTS, 64, "records", 2, 65536,
@@ -100,11 +100,11 @@ static const fw_param_decl_t fw_params_table[] = {
               "cost.mem_alloc_cycles"),
     INT_PARAM(FW_KEY_MSG_REQUEST_BUFFERS, 16, "buffers", 0, 65536,
               "block-sized request buffers per node (grows when exhausted)",
-              "estimate: not published (SPEC.md §6 'pre-allocated pool'); growth costs "
+              "estimate: not published (docs/reference.md §6 'pre-allocated pool'); growth costs "
               "cost.mem_alloc_cycles"),
     INT_PARAM(FW_KEY_MSG_SERVER_THREADS, 4, "threads", 1, 1024,
               "server threads per node that run registered services",
-              "estimate: not published (SPEC.md §6 'pre-allocated pool')"),
+              "estimate: not published (docs/reference.md §6 'pre-allocated pool')"),
 
     /* ---- SCSI driver ---- */
     INT_PARAM(FW_KEY_COST_SCSI_SUBMIT, 60, "cycles", 0, 100000,
@@ -120,38 +120,38 @@ static const fw_param_decl_t fw_params_table[] = {
     /* ---- file system and DDIO ---- */
     STRING_PARAM(FW_KEY_FS_KIND, "ddio", "ddio",
                  "file system that moves the data: ddio = disk-directed I/O (docs/ddio.md)",
-                 "given: SPEC.md §6 (SPFS and 2PIO follow in later versions)"),
+                 "given: docs/reference.md §6 (SPFS and 2PIO follow in later versions)"),
     INT_PARAM(FW_KEY_FS_BLOCK_BYTES, 8192, "bytes", 512, 1048576,
               "file-system block; the file is striped block by block over all disks",
-              "given: SPEC.md §2 (8 KB)"),
+              "given: docs/reference.md §2 (8 KB)"),
     BOOL_PARAM(FW_KEY_FS_PRESORT, 1,
                "DDIO: each IOP sorts its block list by physical disk address before "
                "transferring (\"DDIO sort\")",
-               "given: SPEC.md §6-§7 (the paper's best variant)", 0u),
+               "given: docs/reference.md §6-§7 (the paper's best variant)", 0u),
     INT_PARAM(FW_KEY_DDIO_BUFFERS_PER_DISK, 2, "blocks", 1, 64,
               "one-block IOP buffers (each with its own thread) per local disk",
-              "given: SPEC.md §2 (two one-block buffers per local disk)"),
+              "given: docs/reference.md §2 (two one-block buffers per local disk)"),
     BOOL_PARAM(FW_KEY_DDIO_YIELD_TO_READY, 1,
                "DDIO buffer thread: while moving a block's pieces, give the CPU to another "
                "buffer thread whose pieces have all arrived, so it can start its disk write "
                "at once",
-               "estimate: firmware design choice (threads are not preempted, SPEC.md §2); "
+               "estimate: firmware design choice (threads are not preempted, docs/reference.md §2); "
                "without it two buffers per disk leave the drive idle on small-record writes "
                "(docs/calibration.md)",
                0u),
     BOOL_PARAM(FW_KEY_DDIO_PREFETCH, 1,
                "DDIO reads: when every buffer of a disk is busy, ask the drive to start "
                "reading the next block into its own cache (SCSI PRE-FETCH)",
-               "given: SPEC.md §6 (helps normally, hurts on a congested bus)", 0u),
+               "given: docs/reference.md §6 (helps normally, hurts on a congested bus)", 0u),
     STRING_PARAM(FW_KEY_DDIO_QUEUED, "auto", "auto|on|off",
                  "batch small Memput/Memget pieces per destination CP (queued Memput/Memget); "
                  "auto = on when records are smaller than a file-system block",
-                 "given: SPEC.md §7 and Kotz TOCS 1997 §4 (batched when the record is "
+                 "given: docs/reference.md §7 and Kotz TOCS 1997 §4 (batched when the record is "
                  "smaller than a message)"),
     /* An integer 0/1 before it became a boolean like its siblings. */
     BOOL_PARAM(FW_KEY_DDIO_STAGGER, 0,
                "each IOP rotates its block list by a different amount so the CPs are not "
-               "all served in the same order (SPEC.md §12, never measured in the paper)",
+               "all served in the same order (docs/reference.md §12, never measured in the paper)",
                "convention: off, as in the paper", FW_PARAM_ACCEPTS_0_1),
     INT_PARAM(FW_KEY_COST_DDIO_PLAN_BLOCK, 20, "cycles", 0, 1000000,
               "DDIO IOP: per block of the request's plan (list entry and its share of the "
@@ -176,20 +176,20 @@ static const fw_param_decl_t fw_params_table[] = {
                  "ra|rn|rb|rc|rnb|rbb|rcb|rbc|rcc|rcn|wn|wb|wc|wnb|wbb|wcb|wbc|wcc|wcn",
                  "HPF access pattern: r/w, then the row and column distribution "
                  "(docs/patterns.md)",
-                 "given: SPEC.md §5 (Kotz TOCS 1997, Table II)"),
+                 "given: docs/reference.md §5 (Kotz TOCS 1997, Table II)"),
     INT_PARAM(FW_KEY_WORKLOAD_RECORD_BYTES, 8192, "bytes", 1, 16777216,
               "size of one matrix element (record)",
-              "given: SPEC.md §5 (8 and 8192 in the main results)"),
+              "given: docs/reference.md §5 (8 and 8192 in the main results)"),
     INT_PARAM(FW_KEY_WORKLOAD_COLS, 0, "records", 0, 1e12,
               "columns of a 2-D array; 0 = automatic (largest power of two <= sqrt(records) "
               "dividing records)",
-              "derived: reproduces the shapes of SPEC.md §5 (docs/patterns.md)"),
+              "derived: reproduces the shapes of docs/reference.md §5 (docs/patterns.md)"),
     STRING_PARAM(FW_KEY_WORKLOAD_LAYOUT, "contiguous", "contiguous|random-blocks|random-tracks",
                  "placement of each disk's file blocks (random layouts fixed per seed and trial)",
-                 "given: SPEC.md §4"),
+                 "given: docs/reference.md §4"),
     REAL_PARAM(FW_KEY_WORKLOAD_FILE_MB, 10.0, "MB", 0.0001, 1048576,
                "size of the file transferred (MB = 2^20 bytes)",
-               "given: SPEC.md §2 (10 MB; 100 and 1000 MB in the file-size study)"),
+               "given: docs/reference.md §2 (10 MB; 100 and 1000 MB in the file-size study)"),
 
     /* ---- the communication self-test ---- */
     STRING_PARAM(FW_KEY_COMMTEST_PINGPONG_PAIRS, "auto", "",
@@ -200,13 +200,13 @@ static const fw_param_decl_t fw_params_table[] = {
               "round trips per ping-pong pair", "convention: enough for a stable mean"),
     STRING_PARAM(FW_KEY_COMMTEST_SWEEP_WORDS, "1,50,100,500,1000,2000", "",
                  "Memput/Memget sizes (32-bit words) swept from the first IOP to the first CP",
-                 "convention: SPEC.md §2 quotes 1 and 50 words; larger sizes show the "
+                 "convention: docs/reference.md §2 quotes 1 and 50 words; larger sizes show the "
                  "per-word slope"),
     INT_PARAM(FW_KEY_COMMTEST_SWEEP_ITERATIONS, 3, "operations", 1, 100000,
               "Memputs and Memgets per sweep size", "convention: enough for a stable mean"),
     INT_PARAM(FW_KEY_COMMTEST_ECHO_WORDS, 50, "words", 0, 262144,
               "body of the request/reply echo test (first CP to the first IOP's service)",
-              "convention: the SPEC.md §2 50-word size"),
+              "convention: the docs/reference.md §2 50-word size"),
     INT_PARAM(FW_KEY_COMMTEST_SETTLE_CYCLES, 4000, "cycles", 0, 1000000000,
               "quiet time before each timed ping-pong, sweep and echo, so that the barrier "
               "messages of the nodes not taking part have all arrived",
@@ -223,7 +223,7 @@ static const fw_param_decl_t fw_params_table[] = {
               "convention: exercises the gather/scatter path"),
     INT_PARAM(FW_KEY_COMMTEST_QUEUED_MAX_BYTES, 16, "bytes", 1, 4096,
               "largest queued piece (sizes are uniform in 1..this)",
-              "convention: small records, as the 8-byte patterns of SPEC.md §5"),
+              "convention: small records, as the 8-byte patterns of docs/reference.md §5"),
     INT_PARAM(FW_KEY_COMMTEST_SLICE_BYTES, 4096, "bytes", 16, 1048576,
               "region each node owns in every peer's buffer for queued pieces",
               "convention: large enough for overlap-free and overlapping pieces alike"),

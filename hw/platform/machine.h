@@ -1,5 +1,5 @@
 #pragma once
-// The whole machine of SPEC.md §2 built from a configuration: the torus network,
+// The whole machine of docs/reference.md §2 built from a configuration: the torus network,
 // every CP and IOP node (CPU, memory, DMA network interface) at its placement,
 // and on each IOP one SCSI bus with its host adapter and machine.disks_per_iop
 // HP 97560 drives. Each node starts the firmware entry of its role.

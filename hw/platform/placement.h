@@ -1,6 +1,6 @@
 #pragma once
 // Where the compute and I/O processors sit on the torus routers. The original
-// placement is not published (SPEC.md §2), so it is a configuration choice.
+// placement is not published (docs/reference.md §2), so it is a configuration choice.
 
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// Summary statistics over trials (SPEC.md §9): mean, coefficient of variation and
+// Summary statistics over trials (docs/reference.md §9): mean, coefficient of variation and
 // the 95% confidence interval of the mean (Student's t), and the ratio of two
 // means with its 95% interval for comparisons between file systems.
 

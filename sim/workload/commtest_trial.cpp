@@ -317,7 +317,7 @@ void print_commtest(std::ostream &out, const config::Config &cfg, const std::vec
     }
 
     if (!first.value("sweep", json::array()).empty()) {
-        out << "Memput / Memget end to end, IOP0 -> CP0 (blocking; SPEC.md §2: about 5 us + 1 us "
+        out << "Memput / Memget end to end, IOP0 -> CP0 (blocking; docs/reference.md §2: about 5 us + 1 us "
                "(Memput) or 2 us (Memget) per 50 words)\n";
         out << "  words  Memput cycles       Memput us                Memget cycles       "
                "Memget us\n";

@@ -1,5 +1,5 @@
 #pragma once
-// Byte-exact verification of a collective file transfer (DESIGN.md: real bytes
+// Byte-exact verification of a collective file transfer (docs/developing.md: real bytes
 // move and every run checks them).
 //
 // Reads: the file's contents are the never-written contents of the disk sectors

@@ -1,5 +1,5 @@
 // workload.kind = transfer: one collective file transfer per trial on the whole
-// machine, timed from the first barrier to the last (SPEC.md §9) and verified byte
+// machine, timed from the first barrier to the last (docs/reference.md §9) and verified byte
 // for byte (docs/transfer.md).
 
 #include "sim/workload/transfer_trial.h"

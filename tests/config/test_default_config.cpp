@@ -1,5 +1,5 @@
 // The shipped configuration: every parameter documented, default.json is the
-// SPEC.md §2 machine, and every shipped file loads.
+// docs/reference.md §2 machine, and every shipped file loads.
 #include "hw/config/config_error.h"
 #include "hw/config/loader.h"
 #include "sim/cli/common.h"

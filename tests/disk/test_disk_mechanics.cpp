@@ -27,7 +27,7 @@ BOOST_AUTO_TEST_SUITE(disk_mechanics)
 BOOST_AUTO_TEST_CASE(seek_time_follows_the_two_piece_curve) {
     DiskGeometry g = default_geometry();
     BOOST_TEST(g.seek_ps(0) == 0u);
-    // d < 383: 3.24 + 0.400 sqrt(d) ms; d >= 383: 8.00 + 0.008 d ms (SPEC.md §3).
+    // d < 383: 3.24 + 0.400 sqrt(d) ms; d >= 383: 8.00 + 0.008 d ms (docs/reference.md §3).
     BOOST_TEST(g.seek_ps(1) == ms_ps(3.64));
     BOOST_TEST(g.seek_ps(382) == ms_ps(3.24 + 0.4 * std::sqrt(382.0)));
     BOOST_TEST(g.seek_ps(383) == ms_ps(8.0 + 0.008 * 383));

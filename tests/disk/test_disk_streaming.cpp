@@ -71,7 +71,7 @@ BOOST_AUTO_TEST_SUITE(disk_streaming)
 BOOST_AUTO_TEST_CASE(one_drive_streams_at_the_multitrack_rate) {
     json r = stream(1, 1, 1024); // 8 MB: 12 cylinders
     double rate = r["per_disk"][0];
-    // Published: 2.11 MB/s for multitrack transfers (SPEC.md §3) = 72/80 of the
+    // Published: 2.11 MB/s for multitrack transfers (docs/reference.md §3) = 72/80 of the
     // 2.345 MB/s media rate (8-sector skew per track).
     BOOST_TEST(rate == 2.11, boost::test_tools::tolerance(0.01));
     // Exactly: sectors 16..16383 of cylinders 0..11 cross 216 track boundaries
@@ -97,7 +97,7 @@ BOOST_AUTO_TEST_CASE(sixteen_drives_on_sixteen_buses_reach_the_published_peak) {
     for (const auto &rate : r["per_disk"]) {
         BOOST_TEST(rate.get<double>() == 2.11, boost::test_tools::tolerance(0.01));
     }
-    // Published peak: 33.8 MB/s (SPEC.md §1, §3).
+    // Published peak: 33.8 MB/s (docs/reference.md §1, §3).
     BOOST_TEST(r["sum_of_rates"].get<double>() == 33.8, boost::test_tools::tolerance(0.01));
 }
 

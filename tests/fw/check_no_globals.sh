@@ -1,5 +1,5 @@
 #!/bin/sh
-# Fails if a firmware library or object defines writable data (DESIGN.md: no mutable
+# Fails if a firmware library or object defines writable data (docs/developing.md: no mutable
 # globals in firmware, since every node's firmware shares one process). Writable
 # means nm class B/b/D/d/G/g/S/s/C, or a symbol in a .data/.bss/.tdata/.tbss section;
 # .data.rel.ro (read-only after relocation) is allowed, and so are symbols that
@@ -29,7 +29,7 @@ offenders=$(printf '%s\n' "$listing" | awk -F'|' '
             printf "  %s: %s (nm class %s, section %s)\n", object, name, class, section
     }')
 if [ -n "$offenders" ]; then
-    echo "firmware defines mutable global or static data (DESIGN.md forbids it):"
+    echo "firmware defines mutable global or static data (docs/developing.md forbids it):"
     printf '%s\n' "$offenders"
     exit 1
 fi

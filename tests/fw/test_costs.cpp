@@ -1,6 +1,6 @@
 // The CPU cost of each Memput/Memget path comes out of cycle accounting (firmware
 // charges with hal_cycles plus each HAL service's own charge) and lands on the
-// published figures of SPEC.md §2 with the registered defaults:
+// published figures of docs/reference.md §2 with the registered defaults:
 //   Memput call (IOP) 46-56, handler (CP) 91 + 1/word, return (IOP) 72 + wakeup;
 //   Memget call (IOP) 51-66, handler (CP) 103 + DMA, return (IOP) 58 + 1/word + wakeup.
 // The fake NI delivers a body with its header, so each handler path runs in one

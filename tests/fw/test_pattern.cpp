@@ -1,4 +1,4 @@
-// The HPF access-pattern library (fw/pattern.h): Kotz's Table II shapes (SPEC.md §5),
+// The HPF access-pattern library (fw/pattern.h): Kotz's Table II shapes (docs/reference.md §5),
 // bijection between file and CP buffers through both iterators, agreement with a
 // naive reference distribution, the grid/shape/BLOCK conventions and the errors.
 #include "fw/pattern.h"
@@ -274,7 +274,7 @@ bool needs_more_elements(const fw_pattern_t &p) {
 
 BOOST_AUTO_TEST_SUITE(pattern)
 
-// SPEC.md §5 / Kotz Table II: 10 MB over 16 CPs, chunk and stride in records.
+// docs/reference.md §5 / Kotz Table II: 10 MB over 16 CPs, chunk and stride in records.
 BOOST_AUTO_TEST_CASE(spec_table_chunk_and_stride) {
     struct Row {
         const char *name;

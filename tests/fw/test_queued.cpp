@@ -1,4 +1,4 @@
-// Queued (batched) Memput/Memget (fw/msg.h, SPEC.md §7) on the fake HAL: packing
+// Queued (batched) Memput/Memget (fw/msg.h, docs/reference.md §7) on the fake HAL: packing
 // and unpacking of odd sizes, pieces straddling the batch limit, many peers with
 // overlapping pieces (order matters), gather/scatter of queued Memgets, groups and
 // errors.

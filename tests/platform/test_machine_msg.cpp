@@ -586,7 +586,7 @@ BOOST_AUTO_TEST_CASE(memput_memget_of_1_and_50_words_match_derivation) {
     }
 }
 
-// SPEC.md §2: Memput about 5 us + 1 us per 50 words, Memget about 5 us + 2 us per
+// docs/reference.md §2: Memput about 5 us + 1 us per 50 words, Memget about 5 us + 2 us per
 // 50 words, end to end. Tolerance: the published figures are rounded to whole
 // microseconds, so each end-to-end time may be off by 0.5 us at 1 word, growing
 // linearly to 1 us at 50 words (0.5 us on the constant plus 0.5 us on the step).

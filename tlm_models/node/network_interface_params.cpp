@@ -22,23 +22,23 @@ void declare_network_interface_params(config::Registry &reg) {
                 std::string(kNiProvenance) + "; four block-sized packets");
     reg.add_int("ni.max_packet_payload_bytes", 8272, "bytes", {128, HW_PKT_MAX_PAYLOAD_BYTES},
                 "largest packet payload (16-byte frame + software header + body fragment)",
-                "derived: an 8 KB block (SPEC.md §2) + 64-byte software header + 16-byte frame, "
+                "derived: an 8 KB block (docs/reference.md §2) + 64-byte software header + 16-byte frame, "
                 "so a block-sized Memput is one packet as Proteus sent whole messages");
     reg.add_int("ni.dma_bytes_per_cycle", 4, "bytes/cycle", {1, 1024},
                 "DMA bandwidth between node memory and the network interface",
-                "derived: SPEC.md §2 Memput end to end costs 1 us more per 50 words, "
+                "derived: docs/reference.md §2 Memput end to end costs 1 us more per 50 words, "
                 "i.e. 200 bytes per 50 cycles = 4 bytes per cycle");
     reg.add_int("ni.descriptor_setup_cycles", 4, "cycles", {0, 100000},
                 "send engine cycles to start a descriptor (fetch it, build the frame)",
                 "estimate: not published; a few cycles to fetch the six-word descriptor, "
                 "kept small so that the end-to-end Memput constant (call + handler + return "
-                "+ two network traversals, docs/machine.md) matches SPEC.md §2's 5 us");
+                "+ two network traversals, docs/machine.md) matches docs/reference.md §2's 5 us");
     reg.add_int("ni.packet_setup_cycles", 1, "cycles", {0, 100000},
                 "DMA cycles to start each packet's body transfer (send and receive)",
                 "estimate: not published; one cycle to load a DMA address, so that a "
                 "deposit started at RX_CMD is done by the handler's RX_POP (one interrupt "
-                "per Memput, SPEC.md §2 handler 91 + 1/word) and the end-to-end Memput "
-                "constant matches SPEC.md §2 (docs/machine.md)");
+                "per Memput, docs/reference.md §2 handler 91 + 1/word) and the end-to-end Memput "
+                "constant matches docs/reference.md §2 (docs/machine.md)");
     reg.add_check([](const config::Config &cfg) -> std::string {
         if (cfg.get_int("ni.rx_buffer_bytes") < cfg.get_int("ni.max_packet_payload_bytes")) {
             return "ni.rx_buffer_bytes = " + std::to_string(cfg.get_int("ni.rx_buffer_bytes")) +

@@ -1,5 +1,5 @@
 #pragma once
-// One node's CPU: timing and scheduling of the firmware (DESIGN.md, "The
+// One node's CPU: timing and scheduling of the firmware (docs/developing.md, "The
 // co-simulation boundary").
 //
 // The CPU runs one activity at a time: an interrupt handler or a firmware thread.

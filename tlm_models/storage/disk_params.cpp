@@ -7,7 +7,7 @@ namespace starfish::storage {
 // ---- parameters -------------------------------------------------------------
 
 void declare_disk_params(config::Registry &reg) {
-    const std::string given = "given: SPEC.md §3 (HP 97560, Ruemmler & Wilkes 1994)";
+    const std::string given = "given: docs/reference.md §3 (HP 97560, Ruemmler & Wilkes 1994)";
     reg.add_int("disk.cylinders", 1962, "cylinders", {1, 100000}, "cylinders per drive", given);
     reg.add_int("disk.heads", 19, "surfaces", {1, 255}, "data surfaces (tracks per cylinder)",
                 given);
@@ -38,18 +38,18 @@ void declare_disk_params(config::Registry &reg) {
     reg.add_real("disk.controller_overhead_ms", 2.2, "ms", {0, 1000},
                  "controller time to process each READ/WRITE/PRE-FETCH/SYNCHRONIZE command, "
                  "bus disconnected; read-ahead continues meanwhile",
-                 "given: SPEC.md §3 (2.2 ms read and write, medium confidence)");
+                 "given: docs/reference.md §3 (2.2 ms read and write, medium confidence)");
     reg.add_int("disk.cache_kb", 128, "KB", {1, 1048576}, "on-board cache",
-                "given: SPEC.md §3 (128 KB, medium confidence)");
+                "given: docs/reference.md §3 (128 KB, medium confidence)");
     reg.add_int("disk.cache_segments", 1, "segments", {1, 64},
                 "read cache segments: one read stream fills one segment, the others keep "
                 "earlier streams' data (LRU)",
-                "estimate: one segment, the simplest reading of SPEC.md §3; more only help "
+                "estimate: one segment, the simplest reading of docs/reference.md §3; more only help "
                 "interleaved streams (docs/disk.md)");
     reg.add_bool("disk.readahead", true,
                  "after a read, keep reading the following sectors into the cache across "
                  "tracks and cylinders until the segment is full or a command needs the arm",
-                 "given: SPEC.md §3 (read-ahead that continues past the request)");
+                 "given: docs/reference.md §3 (read-ahead that continues past the request)");
     reg.add_string("disk.readahead_stop", "miss", {"miss", "command"},
                    "what stops read-ahead early: a command that needs the arm elsewhere "
                    "(miss), or any new command (command)",
@@ -58,7 +58,7 @@ void declare_disk_params(config::Registry &reg) {
     reg.add_string("disk.write_report", "immediate", {"immediate", "media"},
                    "when a WRITE reports completion: once its data is in the cache "
                    "(immediate) or once it is on the media",
-                   "given: SPEC.md §3 (immediate report, medium confidence)");
+                   "given: docs/reference.md §3 (immediate report, medium confidence)");
     reg.add_int("disk.write_behind_kb", 8, "KB", {0, 1048576},
                 "immediate report: earlier writes' data the drive may still hold unwritten "
                 "when it reports a new write done (0: a write is reported once its data is in "
@@ -71,11 +71,11 @@ void declare_disk_params(config::Registry &reg) {
     reg.add_int("disk.read_fence_kb", 64, "KB", {1, 1048576},
                 "a READ reconnects to the bus once this much of it (or all of the rest) is in "
                 "the cache",
-                "given: SPEC.md §3 (64 KB read fence, medium confidence)");
+                "given: docs/reference.md §3 (64 KB read fence, medium confidence)");
     reg.add_int("disk.write_fence_kb", 64, "KB", {1, 1048576},
                 "a WRITE takes at most this much data per bus connection, and reconnects when "
                 "the cache has room for the next such burst",
-                "given: SPEC.md §3 (64 KB write fence, medium confidence)");
+                "given: docs/reference.md §3 (64 KB write fence, medium confidence)");
     reg.add_check([](const config::Config &cfg) -> std::string {
         double sectors = static_cast<double>(cfg.get_int("disk.cylinders")) *
                          static_cast<double>(cfg.get_int("disk.heads")) *

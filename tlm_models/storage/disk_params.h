@@ -1,5 +1,5 @@
 #pragma once
-// Parameters of the HP 97560 drive model (disk.*), SPEC.md §3 and docs/disk.md.
+// Parameters of the HP 97560 drive model (disk.*), docs/reference.md §3 and docs/disk.md.
 
 #include "hw/config/config.h"
 #include "hw/config/registry.h"

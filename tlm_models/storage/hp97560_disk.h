@@ -1,5 +1,5 @@
 #pragma once
-// The HP 97560 disk drive (SPEC.md §3), after Ruemmler & Wilkes (1994) and Kotz,
+// The HP 97560 disk drive (docs/reference.md §3), after Ruemmler & Wilkes (1994) and Kotz,
 // Toh & Radhakrishnan (1994): 1962 cylinders x 19 heads x 72 sectors of 512 B,
 // 4002 RPM, two-piece seek curve, head switch, track and cylinder skew, a fixed
 // controller overhead per command, a 128 KB cache with read-ahead, immediate-

@@ -14,7 +14,7 @@ uint64_t us_to_ps(double us) {
 void declare_scsi_bus_params(config::Registry &reg) {
     reg.add_real("scsi.bus_mb_s", 10.0, "MB/s", {0.1, 1000},
                  "SCSI bus data rate (MB = 2^20 bytes), shared by the disks of one IOP",
-                 "given: SPEC.md §3 (10 MB/s peak)");
+                 "given: docs/reference.md §3 (10 MB/s peak)");
     reg.add_real("scsi.arbitration_us", 6.0, "us", {0, 10000},
                  "per bus tenure: arbitration, (re)selection and the IDENTIFY message",
                  "estimate: SCSI-2 arbitration delay 2.4 us + bus settle/selection handshakes "

@@ -1,4 +1,4 @@
-/* Disk-directed I/O (SPEC.md §6; Kotz, TOCS 1997, §3-4): the CPs make one
+/* Disk-directed I/O (docs/reference.md §6; Kotz, TOCS 1997, §3-4): the CPs make one
  * collective request that reaches every IOP; each IOP builds the list of its file
  * blocks, optionally sorts it by physical address, and streams the blocks between
  * its disks and the CP memories with a few one-block buffers per disk, each with

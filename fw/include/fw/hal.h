@@ -2,7 +2,7 @@
  * definitions in hw/. Implemented by the node model's binding (hw/platform) on the
  * simulated machine and by a fake HAL in the firmware unit tests.
  *
- * Timing (DESIGN.md, "The co-simulation boundary"): firmware code between HAL
+ * Timing (docs/developing.md, "The co-simulation boundary"): firmware code between HAL
  * calls takes no simulated time except what it charges with hal_cycles() and what
  * each HAL service charges from the configuration's cost table (cost.*). A node's
  * CPU runs one activity at a time: threads are cooperative (they run until they

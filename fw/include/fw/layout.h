@@ -1,4 +1,4 @@
-/* File layout on the disks (SPEC.md §4): the file is striped block by block over D
+/* File layout on the disks (docs/reference.md §4): the file is striped block by block over D
  * disks (file block b on disk b mod D, as the disk's local block b / D), and each
  * disk places its local blocks at physical addresses:
  *

@@ -1,4 +1,4 @@
-/* Firmware messaging library (SPEC.md §2 "Software costs", §6, §7): request/reply
+/* Firmware messaging library (docs/reference.md §2 "Software costs", §6, §7): request/reply
  * with reply actions, Memput/Memget against a registered base, queued (batched)
  * Memput/Memget, multicast and barriers, over the NI driver (fw/ni.h).
  * docs/messaging.md describes the header format, the protocols and the costs.
@@ -103,7 +103,7 @@ int fw_memput(fw_msg_t *m, unsigned node, uint32_t offset, const void *src,
               uint32_t bytes);                                                         /* thread */
 int fw_memget(fw_msg_t *m, unsigned node, uint32_t offset, void *dst, uint32_t bytes); /* thread */
 
-/* ---- queued (batched) Memput / Memget, SPEC.md §7 ----------------------------------------
+/* ---- queued (batched) Memput / Memget, docs/reference.md §7 ----------------------------------------
  * Pieces for one peer are packed into a block-sized batch (fs.block_bytes) that
  * travels as one message; one batch per peer is outstanding at a time. fw_qput
  * copies the data at once (src may be reused on return); fw_qget's dst may be

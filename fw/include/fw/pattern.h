@@ -1,4 +1,4 @@
-/* HPF access patterns (SPEC.md §5): which bytes of a file belong to which CP, and
+/* HPF access patterns (docs/reference.md §5): which bytes of a file belong to which CP, and
  * where they sit in that CP's memory.
  *
  * A file of records is a one- or two-dimensional array stored row-major; each
@@ -127,7 +127,7 @@ void fw_pattern_pieces_begin(fw_pattern_piece_iter_t *it, const fw_pattern_t *p,
                              uint64_t file_offset, uint64_t length);
 bool fw_pattern_pieces_next(fw_pattern_piece_iter_t *it, fw_pattern_piece_t *out);
 
-/* ---- chunk size and stride (Kotz's Table II / SPEC.md §5) ----------------------
+/* ---- chunk size and stride (Kotz's Table II / docs/reference.md §5) ----------------------
  * max_chunk_bytes: the largest chunk of the CP; strides: the distinct file
  * distances between the starts of consecutive chunks of the CP, in order of first
  * appearance (rcc has two). Costs O(chunks of the CP). */

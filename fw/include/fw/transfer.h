@@ -1,4 +1,4 @@
-/* A collective file transfer (SPEC.md §5, §9): what the CPs ask the file system to
+/* A collective file transfer (docs/reference.md §5, §9): what the CPs ask the file system to
  * move, and the file the IOPs hold. Shared by the file systems (DDIO now; SPFS and
  * 2PIO later) and by the transfer application (fw/apps.h).
  *

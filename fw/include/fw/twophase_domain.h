@@ -1,4 +1,4 @@
-/* Two-phase I/O and collective buffering (SPEC.md §6 "2PIO", §12): which CPs do the
+/* Two-phase I/O and collective buffering (docs/reference.md §6 "2PIO", §12): which CPs do the
  * file I/O (the aggregators) and which bytes of the file each one owns (its file
  * domain, or share, in the intermediate distribution). The rounds and the
  * permutation built on these domains are in fw/twophase_plan.h; docs/twophase.md

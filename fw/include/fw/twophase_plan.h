@@ -1,4 +1,4 @@
-/* Two-phase I/O and collective buffering: the plan (SPEC.md §6 "2PIO", §12;
+/* Two-phase I/O and collective buffering: the plan (docs/reference.md §6 "2PIO", §12;
  * docs/twophase.md). Pure planning: what each aggregator reads or writes with SPFS in
  * each round, and the permutation between the aggregators' collective buffers and
  * the CPs' user buffers. The CP threads, SPFS requests, Memputs and barriers that
