@@ -1,25 +1,11 @@
 /* File layout on the disks: see fw/include/fw/layout.h and docs/patterns.md. */
 #include "fw/layout.h"
+#include "fw/status_msg.h"
 
 #include "hw/rng.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static int
-fail(char *msg, size_t msg_size, int code, const char *fmt, ...) {
-    if (msg != NULL && msg_size > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msg_size, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
 
 bool fw_layout_kind_parse(const char *name, fw_layout_kind_t *kind) {
     if (name == NULL) {
@@ -76,9 +62,9 @@ int fw_layout_init(fw_layout_t *l, const fw_layout_params_t *params, char *msg, 
     const fw_layout_params_t *p = params;
     if (p->kind != FW_LAYOUT_CONTIGUOUS && p->kind != FW_LAYOUT_RANDOM_BLOCKS &&
         p->kind != FW_LAYOUT_RANDOM_TRACKS) {
-        return fail(msg, msg_size, FW_LAYOUT_ERR_KIND,
-                    "unknown file layout %d: use contiguous, random-blocks or random-tracks",
-                    (int)p->kind);
+        return fw_status_msg(
+            msg, msg_size, FW_LAYOUT_ERR_KIND,
+            "unknown file layout %d: use contiguous, random-blocks or random-tracks", (int)p->kind);
     }
     const char *zero = p->block_bytes == 0              ? "block size"
                        : p->disk.sector_bytes == 0      ? "sector size"
@@ -88,18 +74,19 @@ int fw_layout_init(fw_layout_t *l, const fw_layout_params_t *params, char *msg, 
                        : p->file_blocks == 0            ? "file size in blocks"
                                                         : NULL;
     if (zero != NULL) {
-        return fail(msg, msg_size, FW_LAYOUT_ERR_ZERO, "file layout: %s is 0", zero);
+        return fw_status_msg(msg, msg_size, FW_LAYOUT_ERR_ZERO, "file layout: %s is 0", zero);
     }
     if (p->block_bytes % p->disk.sector_bytes != 0) {
-        return fail(msg, msg_size, FW_LAYOUT_ERR_BLOCK_SIZE,
-                    "file layout: a %u-byte block is not a whole number of %u-byte sectors",
-                    p->block_bytes, p->disk.sector_bytes);
+        return fw_status_msg(
+            msg, msg_size, FW_LAYOUT_ERR_BLOCK_SIZE,
+            "file layout: a %u-byte block is not a whole number of %u-byte sectors", p->block_bytes,
+            p->disk.sector_bytes);
     }
     uint64_t disk_sectors = (uint64_t)p->disk.tracks * p->disk.sectors_per_track;
     if (disk_sectors > UINT32_MAX) {
-        return fail(msg, msg_size, FW_LAYOUT_ERR_GEOMETRY,
-                    "file layout: a disk of %llu sectors exceeds 32-bit LBAs",
-                    (unsigned long long)disk_sectors);
+        return fw_status_msg(msg, msg_size, FW_LAYOUT_ERR_GEOMETRY,
+                             "file layout: a disk of %llu sectors exceeds 32-bit LBAs",
+                             (unsigned long long)disk_sectors);
     }
     l->params = *p;
     l->sectors_per_block = p->block_bytes / p->disk.sector_bytes;
@@ -112,31 +99,35 @@ int fw_layout_init(fw_layout_t *l, const fw_layout_params_t *params, char *msg, 
     switch (p->kind) {
     case FW_LAYOUT_CONTIGUOUS:
         if (p->start_block > l->disk_blocks || most > l->disk_blocks - p->start_block) {
-            return fail(msg, msg_size, FW_LAYOUT_ERR_DISK_FULL,
-                        "file layout %s: %llu blocks per disk from physical block %llu do not "
-                        "fit a disk of %llu blocks",
-                        kind, (unsigned long long)most, (unsigned long long)p->start_block,
-                        (unsigned long long)l->disk_blocks);
+            return fw_status_msg(
+                msg, msg_size, FW_LAYOUT_ERR_DISK_FULL,
+                "file layout %s: %llu blocks per disk from physical block %llu do not "
+                "fit a disk of %llu blocks",
+                kind, (unsigned long long)most, (unsigned long long)p->start_block,
+                (unsigned long long)l->disk_blocks);
         }
         break;
     case FW_LAYOUT_RANDOM_BLOCKS:
         if (most > l->disk_blocks) {
-            return fail(msg, msg_size, FW_LAYOUT_ERR_DISK_FULL,
-                        "file layout %s: %llu blocks per disk do not fit a disk of %llu blocks",
-                        kind, (unsigned long long)most, (unsigned long long)l->disk_blocks);
+            return fw_status_msg(
+                msg, msg_size, FW_LAYOUT_ERR_DISK_FULL,
+                "file layout %s: %llu blocks per disk do not fit a disk of %llu blocks", kind,
+                (unsigned long long)most, (unsigned long long)l->disk_blocks);
         }
         break;
     case FW_LAYOUT_RANDOM_TRACKS:
         if (l->blocks_per_track == 0) {
-            return fail(msg, msg_size, FW_LAYOUT_ERR_BLOCK_SIZE,
-                        "file layout %s: a block of %u sectors does not fit a %u-sector track",
-                        kind, l->sectors_per_block, p->disk.sectors_per_track);
+            return fw_status_msg(
+                msg, msg_size, FW_LAYOUT_ERR_BLOCK_SIZE,
+                "file layout %s: a block of %u sectors does not fit a %u-sector track", kind,
+                l->sectors_per_block, p->disk.sectors_per_track);
         }
         if ((most + l->blocks_per_track - 1) / l->blocks_per_track > p->disk.tracks) {
-            return fail(msg, msg_size, FW_LAYOUT_ERR_DISK_FULL,
-                        "file layout %s: %llu blocks per disk at %u per track need more than "
-                        "the disk's %u tracks",
-                        kind, (unsigned long long)most, l->blocks_per_track, p->disk.tracks);
+            return fw_status_msg(
+                msg, msg_size, FW_LAYOUT_ERR_DISK_FULL,
+                "file layout %s: %llu blocks per disk at %u per track need more than "
+                "the disk's %u tracks",
+                kind, (unsigned long long)most, l->blocks_per_track, p->disk.tracks);
         }
         break;
     }

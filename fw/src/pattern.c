@@ -1,7 +1,7 @@
 /* HPF access patterns: see fw/include/fw/pattern.h and docs/patterns.md. */
 #include "fw/pattern.h"
+#include "fw/status_msg.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,20 +87,6 @@ static const char *dist_name(fw_dist_t d) {
 
 /* ---- validation --------------------------------------------------------------- */
 
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static int
-fail(char *msg, size_t msg_size, int code, const char *fmt, ...) {
-    if (msg != NULL && msg_size > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msg_size, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
 static bool parse_dist(char c, fw_dist_t *d) {
     switch (c) {
     case 'n':
@@ -125,38 +111,39 @@ static bool parse_dist(char c, fw_dist_t *d) {
 static int parse_name(fw_pattern_t *p, const char *name, fw_dist_t *row, fw_dist_t *col, char *msg,
                       size_t msg_size) {
     if (name == NULL) {
-        return fail(msg, msg_size, FW_PATTERN_ERR_NAME,
-                    "no access pattern given: use " PATTERN_LIST);
+        return fw_status_msg(msg, msg_size, FW_PATTERN_ERR_NAME,
+                             "no access pattern given: use " PATTERN_LIST);
     }
     size_t len = 0;
     while (len < 8 && name[len] != '\0') { /* bounded: names are 2-3 characters */
         ++len;
     }
     if ((len != 2 && len != 3) || (name[0] != 'r' && name[0] != 'w')) {
-        return fail(msg, msg_size, FW_PATTERN_ERR_NAME,
-                    "unknown access pattern '%.16s': use " PATTERN_LIST, name);
+        return fw_status_msg(msg, msg_size, FW_PATTERN_ERR_NAME,
+                             "unknown access pattern '%.16s': use " PATTERN_LIST, name);
     }
     p->is_write = name[0] == 'w';
     p->is_all = false;
     *row = *col = FW_DIST_NONE;
     if (len == 2 && name[1] == 'a') {
         if (p->is_write) {
-            return fail(msg, msg_size, FW_PATTERN_ERR_NAME,
-                        "access pattern 'wa' does not exist: every CP writing the whole file would "
-                        "overlap; use wn (one CP writes the whole file) or another w pattern");
+            return fw_status_msg(
+                msg, msg_size, FW_PATTERN_ERR_NAME,
+                "access pattern 'wa' does not exist: every CP writing the whole file would "
+                "overlap; use wn (one CP writes the whole file) or another w pattern");
         }
         p->is_all = true;
         p->dims = 1;
     } else if (len == 2) {
         if (!parse_dist(name[1], row)) {
-            return fail(msg, msg_size, FW_PATTERN_ERR_NAME,
-                        "unknown access pattern '%s': use " PATTERN_LIST, name);
+            return fw_status_msg(msg, msg_size, FW_PATTERN_ERR_NAME,
+                                 "unknown access pattern '%s': use " PATTERN_LIST, name);
         }
         p->dims = 1;
     } else {
         if (!parse_dist(name[1], row) || !parse_dist(name[2], col)) {
-            return fail(msg, msg_size, FW_PATTERN_ERR_NAME,
-                        "unknown access pattern '%s': use " PATTERN_LIST, name);
+            return fw_status_msg(msg, msg_size, FW_PATTERN_ERR_NAME,
+                                 "unknown access pattern '%s': use " PATTERN_LIST, name);
         }
         p->dims = 2;
         /* Redundant 2-D forms (Kotz, Table II): a NONE column dimension with
@@ -210,11 +197,12 @@ static void cp_grid(uint32_t cps, uint32_t *rows, uint32_t *cols) {
 static int check_dim(const fw_pattern_t *p, const fw_pattern_dim_t *d, const char *what, char *msg,
                      size_t msg_size) {
     if (d->dist != FW_DIST_NONE && d->extent < d->procs) {
-        return fail(msg, msg_size, FW_PATTERN_ERR_TOO_MANY_CPS,
-                    "pattern %s: %llu %s cannot be distributed %s over %u CPs (fewer %s than "
-                    "CPs); use fewer CPs or a larger file%s",
-                    p->name, (unsigned long long)d->extent, what, dist_name(d->dist), d->procs,
-                    what, p->dims == 2 ? ", or choose another column count" : "");
+        return fw_status_msg(
+            msg, msg_size, FW_PATTERN_ERR_TOO_MANY_CPS,
+            "pattern %s: %llu %s cannot be distributed %s over %u CPs (fewer %s than "
+            "CPs); use fewer CPs or a larger file%s",
+            p->name, (unsigned long long)d->extent, what, dist_name(d->dist), d->procs, what,
+            p->dims == 2 ? ", or choose another column count" : "");
     }
     return FW_PATTERN_OK;
 }
@@ -231,23 +219,25 @@ int fw_pattern_init(fw_pattern_t *p, const char *name, uint64_t record_bytes, ui
         return rc;
     }
     if (record_bytes == 0) {
-        return fail(msg, msg_size, FW_PATTERN_ERR_ZERO, "pattern %s: record size is 0 bytes",
-                    p->name);
+        return fw_status_msg(msg, msg_size, FW_PATTERN_ERR_ZERO,
+                             "pattern %s: record size is 0 bytes", p->name);
     }
     if (file_bytes == 0) {
-        return fail(msg, msg_size, FW_PATTERN_ERR_ZERO, "pattern %s: file size is 0 bytes",
-                    p->name);
+        return fw_status_msg(msg, msg_size, FW_PATTERN_ERR_ZERO, "pattern %s: file size is 0 bytes",
+                             p->name);
     }
     if (cp_count == 0) {
-        return fail(msg, msg_size, FW_PATTERN_ERR_ZERO, "pattern %s: CP count is 0", p->name);
+        return fw_status_msg(msg, msg_size, FW_PATTERN_ERR_ZERO, "pattern %s: CP count is 0",
+                             p->name);
     }
     if (file_bytes % record_bytes != 0) {
-        return fail(msg, msg_size, FW_PATTERN_ERR_PARTIAL_RECORD,
-                    "pattern %s: file of %llu bytes is not a whole number of %llu-byte records "
-                    "(%llu records and %llu bytes left over)",
-                    p->name, (unsigned long long)file_bytes, (unsigned long long)record_bytes,
-                    (unsigned long long)(file_bytes / record_bytes),
-                    (unsigned long long)(file_bytes % record_bytes));
+        return fw_status_msg(
+            msg, msg_size, FW_PATTERN_ERR_PARTIAL_RECORD,
+            "pattern %s: file of %llu bytes is not a whole number of %llu-byte records "
+            "(%llu records and %llu bytes left over)",
+            p->name, (unsigned long long)file_bytes, (unsigned long long)record_bytes,
+            (unsigned long long)(file_bytes / record_bytes),
+            (unsigned long long)(file_bytes % record_bytes));
     }
     p->record_bytes = record_bytes;
     p->file_bytes = file_bytes;
@@ -263,11 +253,12 @@ int fw_pattern_init(fw_pattern_t *p, const char *name, uint64_t record_bytes, ui
     if (cols == 0) {
         cols = auto_cols(p->records);
     } else if (cols > p->records || p->records % cols != 0) {
-        return fail(msg, msg_size, FW_PATTERN_ERR_COLS,
-                    "pattern %s: %llu columns do not divide the file's %llu records into whole "
-                    "rows; use a divisor of %llu, or 0 for the automatic shape",
-                    p->name, (unsigned long long)cols, (unsigned long long)p->records,
-                    (unsigned long long)p->records);
+        return fw_status_msg(
+            msg, msg_size, FW_PATTERN_ERR_COLS,
+            "pattern %s: %llu columns do not divide the file's %llu records into whole "
+            "rows; use a divisor of %llu, or 0 for the automatic shape",
+            p->name, (unsigned long long)cols, (unsigned long long)p->records,
+            (unsigned long long)p->records);
     }
     uint32_t row_procs = cp_count, col_procs = cp_count;
     if (row_dist != FW_DIST_NONE && col_dist != FW_DIST_NONE) {

@@ -1,24 +1,10 @@
 /* Two-phase I/O aggregators and file domains: see fw/include/fw/twophase_domain.h and
  * docs/twophase.md. */
 #include "fw/twophase_domain.h"
+#include "fw/status_msg.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-#if defined(__GNUC__)
-__attribute__((format(printf, 4, 5)))
-#endif
-static int
-fail(char *msg, size_t msg_size, int code, const char *fmt, ...) {
-    if (msg != NULL && msg_size > 0) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, msg_size, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
 
 static inline uint64_t min_u64(uint64_t a, uint64_t b) {
     return a < b ? a : b;
@@ -71,33 +57,37 @@ int fw_twophase_domain_init(fw_twophase_domain_t *d, const fw_twophase_domain_pa
     const fw_twophase_domain_params_t *p = params;
     if (p->dist != FW_TWOPHASE_BLOCK && p->dist != FW_TWOPHASE_FILE_LAYOUT &&
         p->dist != FW_TWOPHASE_CYCLIC) {
-        return fail(msg, msg_size, FW_TWOPHASE_ERR_DIST,
-                    "twophase.intermediate: unknown distribution %d; use block, file-layout or "
-                    "cyclic",
-                    (int)p->dist);
+        return fw_status_msg(
+            msg, msg_size, FW_TWOPHASE_ERR_DIST,
+            "twophase.intermediate: unknown distribution %d; use block, file-layout or "
+            "cyclic",
+            (int)p->dist);
     }
     if (p->file_bytes == 0 || p->record_bytes == 0 || p->cp_count == 0) {
-        return fail(msg, msg_size, FW_TWOPHASE_ERR_ZERO,
-                    "two-phase I/O: file size (%llu B), record size (%llu B) and CP count (%u) "
-                    "must be non-zero",
-                    (unsigned long long)p->file_bytes, (unsigned long long)p->record_bytes,
-                    p->cp_count);
+        return fw_status_msg(
+            msg, msg_size, FW_TWOPHASE_ERR_ZERO,
+            "two-phase I/O: file size (%llu B), record size (%llu B) and CP count (%u) "
+            "must be non-zero",
+            (unsigned long long)p->file_bytes, (unsigned long long)p->record_bytes, p->cp_count);
     }
     if (p->aggregators > p->cp_count) {
-        return fail(msg, msg_size, FW_TWOPHASE_ERR_AGGREGATORS,
-                    "twophase.aggregators = %u: more aggregators than the %u CPs; use 1..%u, or "
-                    "0 for all",
-                    p->aggregators, p->cp_count, p->cp_count);
+        return fw_status_msg(
+            msg, msg_size, FW_TWOPHASE_ERR_AGGREGATORS,
+            "twophase.aggregators = %u: more aggregators than the %u CPs; use 1..%u, or "
+            "0 for all",
+            p->aggregators, p->cp_count, p->cp_count);
     }
     if (p->dist == FW_TWOPHASE_CYCLIC && p->cyclic_bytes == 0) {
-        return fail(msg, msg_size, FW_TWOPHASE_ERR_UNIT,
-                    "twophase.cyclic_kb = 0: the cyclic intermediate distribution needs a unit "
-                    "of at least 1 KB");
+        return fw_status_msg(
+            msg, msg_size, FW_TWOPHASE_ERR_UNIT,
+            "twophase.cyclic_kb = 0: the cyclic intermediate distribution needs a unit "
+            "of at least 1 KB");
     }
     if (p->dist == FW_TWOPHASE_FILE_LAYOUT && p->stripe_bytes == 0) {
-        return fail(msg, msg_size, FW_TWOPHASE_ERR_UNIT,
-                    "fs.block_bytes = 0: the file-layout intermediate distribution aligns to the "
-                    "file-system block");
+        return fw_status_msg(
+            msg, msg_size, FW_TWOPHASE_ERR_UNIT,
+            "fs.block_bytes = 0: the file-layout intermediate distribution aligns to the "
+            "file-system block");
     }
     d->params = *p;
     const uint32_t a_count = p->aggregators == 0 ? p->cp_count : p->aggregators;
