@@ -30,6 +30,7 @@ namespace starfish::sim {
 
 using nlohmann::json;
 using namespace starfish::storage;
+using starfish::node::NodeMemory;
 
 // ---- CSV input ------------------------------------------------------------------------
 

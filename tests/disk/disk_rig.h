@@ -26,6 +26,7 @@
 namespace starfish::testing {
 
 using namespace starfish::storage;
+using starfish::node::NodeMemory;
 
 // The configuration every scenario starts from: the registered defaults.
 inline config::Config default_config() {

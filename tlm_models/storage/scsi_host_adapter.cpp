@@ -33,7 +33,7 @@ nlohmann::json ScsiAdapterStats::to_json() const {
 }
 
 ScsiHostAdapter::ScsiHostAdapter(sc_core::sc_module_name name, const ScsiAdapterParams &params,
-                                 NodeMemory &memory, ScsiBus &bus, unsigned node_id,
+                                 node::NodeMemory &memory, ScsiBus &bus, unsigned node_id,
                                  unsigned adapter_index)
     : sc_core::sc_module(name), regs("regs"), irq("irq"), params_(params), memory_(memory),
       bus_(bus), node_id_(node_id), adapter_index_(adapter_index) {

@@ -50,7 +50,8 @@ public:
     // The adapter becomes the bus's initiator. node_id and adapter_index name it
     // in registers and error messages.
     ScsiHostAdapter(sc_core::sc_module_name name, const ScsiAdapterParams &params,
-                    NodeMemory &memory, ScsiBus &bus, unsigned node_id, unsigned adapter_index);
+                    node::NodeMemory &memory, ScsiBus &bus, unsigned node_id,
+                    unsigned adapter_index);
 
     // Register access at a byte offset within the window (what b_transport does);
     // for drivers written in C++ and for tests. Programming errors set ERROR and
@@ -86,7 +87,7 @@ private:
     void drive_irq();
 
     ScsiAdapterParams params_;
-    NodeMemory &memory_;
+    node::NodeMemory &memory_;
     ScsiBus &bus_;
     unsigned node_id_;
     unsigned adapter_index_;
