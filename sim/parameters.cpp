@@ -4,9 +4,10 @@
 #include "hw/platform/fw_params.h"
 #include "hw/platform/machine_params.h"
 #include "hw/platform/node.h"
+#include "hw/platform/spfs_params.h"
 #include "sim/workload_params.h"
-#include "tlm_models/storage/hp97560_disk.h"
 #include "tlm_models/net/net_params.h"
+#include "tlm_models/storage/hp97560_disk.h"
 #include "tlm_models/storage/scsi_bus.h"
 #include "tlm_models/storage/scsi_host_adapter.h"
 
@@ -24,6 +25,7 @@ config::Registry build_registry() {
     storage::declare_scsi_bus_params(reg);
     storage::declare_scsi_adapter_params(reg);
     platform::declare_fw_params(reg);
+    platform::declare_spfs_params(reg);
     return reg;
 }
 } // namespace

@@ -3,7 +3,7 @@
 namespace starfish::platform {
 
 void declare_fs_params(config::Registry &reg) {
-    reg.add_string("fs.kind", "ddio", {"ddio"},
+    reg.add_string("fs.kind", "ddio", {"ddio", "spfs"},
                    "file system that moves the data: ddio = disk-directed I/O (docs/ddio.md)",
                    "given: SPEC.md §6 (SPFS and 2PIO follow in later versions)");
     reg.add_bool("fs.presort", true,
