@@ -117,12 +117,14 @@ json spfs_statistics(platform::Machine &m, double elapsed_s) {
         busy_sum += busy;
         busy_max = std::max(busy_max, busy);
     }
-    uint64_t calls = 0, flow_waits = 0;
+    uint64_t calls = 0, flow_waits = 0, most = 0;
     for (int c = 0; c < m.shape().cp_count; ++c) {
         calls += export_of(m.cp(c), "spfs.calls");
         flow_waits += export_of(m.cp(c), "spfs.flow_waits");
+        most = std::max(most, export_of(m.cp(c), "spfs.max_outstanding"));
     }
     fs["calls"] = calls;
+    fs["max_outstanding"] = most;
     fs["requests"] = requests;
     fs["requests_per_iop"] = per_iop;
     fs["flow_waits"] = flow_waits;

@@ -12,6 +12,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -187,6 +188,189 @@ BOOST_AUTO_TEST_CASE(every_pattern_with_the_defaults) {
         }
     }
     run_and_expect_verified(cells);
+}
+
+BOOST_AUTO_TEST_CASE(switches_pairwise) {
+    // disk queue x request structure x Memget writes: all 8 combinations on
+    // small-record writes and reads and large-record writes, contiguous and random.
+    const std::vector<Settings> shapes = {
+        {{"workload.pattern", "wc"}, {"workload.record_bytes", "8"}},
+        {{"workload.pattern", "rbc"}, {"workload.record_bytes", "8"}},
+        {{"workload.pattern", "wbb"},
+         {"workload.record_bytes", "8192"},
+         {"workload.layout", "random-blocks"}},
+        {{"workload.pattern", "rb"},
+         {"workload.record_bytes", "8192"},
+         {"workload.layout", "random-tracks"}},
+    };
+    std::vector<Cell> cells;
+    for (const char *queue : {"cscan", "fcfs"}) {
+        for (const char *requests : {"queued", "thread"}) {
+            for (const char *memget : {"false", "true"}) {
+                for (const Settings &shape : shapes) {
+                    Cell c = cell(kSmall, shape, static_cast<int>(cells.size() % 2));
+                    c.settings.insert(c.settings.end(), {{"spfs.disk_queue", queue},
+                                                         {"spfs.requests", requests},
+                                                         {"spfs.memget_writes", memget}});
+                    cells.push_back(c);
+                }
+            }
+        }
+    }
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    // Memget writes change write timing, not reads; thread requests change both.
+    const size_t n = shapes.size();
+    BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[n]["elapsed_s"].get<double>());
+    BOOST_TEST(r[1]["elapsed_s"].get<double>() == r[n + 1]["elapsed_s"].get<double>());
+    BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[2 * n]["elapsed_s"].get<double>());
+}
+
+BOOST_AUTO_TEST_CASE(outstanding_requests_k_1_4_8) {
+    // rn / wn: one CP moves the whole 256 KB file in one call, 8 blocks per disk, so
+    // it keeps exactly K requests per disk outstanding; rb: each CP's chunk has 2
+    // blocks per disk.
+    const Settings file = {{"workload.file_mb", "0.25"}, {"workload.record_bytes", "8192"}};
+    std::vector<Cell> cells;
+    for (const char *pattern : {"rn", "wn", "rb"}) {
+        for (const char *k : {"1", "4", "8"}) {
+            Cell c = cell(kSmall, file);
+            c.settings.insert(c.settings.end(),
+                              {{"workload.pattern", pattern}, {"spfs.outstanding", k}});
+            cells.push_back(c);
+        }
+    }
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+        uint64_t k = std::stoull(cells[i].get("spfs.outstanding", ""));
+        uint64_t per_disk = cells[i].get("workload.pattern", "") == "rb" ? 2 : 8;
+        BOOST_TEST_CONTEXT(cells[i].label()) {
+            BOOST_TEST(r[i]["fs"]["max_outstanding"].get<uint64_t>() == std::min(k, per_disk));
+            BOOST_TEST((r[i]["fs"]["flow_waits"].get<uint64_t>() > 0u) == (k < per_disk));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_small_cache_forces_partial_write_backs_and_installation_reads) {
+    // One buffer per CP per disk with K = 1 (4 per IOP) and the CPs taking turns
+    // (spfs.groups = 1): CP 0 writes every fourth record of all 8 blocks of each
+    // disk, so the cache runs out, the least recently used partly written blocks are
+    // written back early, and the later CPs' writes to them must first read back
+    // what is on disk (installation reads). The file is still exactly right.
+    std::vector<Cell> cells;
+    for (const char *pattern : {"wc", "wcc"}) {
+        cells.push_back(cell(kSmall, {{"workload.pattern", pattern},
+                                      {"workload.record_bytes", "8"},
+                                      {"workload.file_mb", "0.25"},
+                                      {"spfs.outstanding", "1"},
+                                      {"spfs.cache_buffers_per_cp_disk", "1"},
+                                      {"spfs.groups", "1"}}));
+    }
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        BOOST_TEST_CONTEXT(cells[i].label()) {
+            BOOST_REQUIRE_MESSAGE(!r[i].contains("error"), r[i].value("error", ""));
+            BOOST_TEST(r[i]["verified"].get<bool>(), r[i]["check"].value("first_error", ""));
+            const json &fs = r[i]["fs"];
+            BOOST_TEST(fs["partial_writebacks"].get<uint64_t>() > 0u);
+            BOOST_TEST(fs["installation_reads"].get<uint64_t>() > 0u);
+            BOOST_TEST(fs["buffer_waits"].get<uint64_t>() > 0u);
+            // Early write-backs: more disk writes than the 32 blocks.
+            BOOST_TEST(fs["disk_writes"].get<uint64_t>() > 32u);
+            BOOST_TEST(fs["disk_reads"].get<uint64_t>() ==
+                       fs["installation_reads"].get<uint64_t>());
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(node_grouping) {
+    // spfs.groups = G: the CPs take turns in groups of G. Every byte still arrives;
+    // with G = 1 the CPs of rc run one after another.
+    std::vector<Cell> cells;
+    for (const char *g : {"0", "1", "2", "3"}) {
+        cells.push_back(
+            cell(kSmall,
+                 {{"workload.pattern", "rc"}, {"workload.record_bytes", "8"}, {"spfs.groups", g}}));
+        cells.push_back(cell(kSmall, {{"workload.pattern", "wbb"},
+                                      {"workload.record_bytes", "8192"},
+                                      {"workload.layout", "random-blocks"},
+                                      {"spfs.groups", g}}));
+    }
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    BOOST_TEST(r[2]["elapsed_s"].get<double>() != r[0]["elapsed_s"].get<double>());
+}
+
+BOOST_AUTO_TEST_CASE(cells_on_the_default_machine) {
+    // 16 CPs + 16 IOPs on the 6 x 6 torus, 128 cache buffers per IOP.
+    const Settings base = {{"fs.kind", "spfs"}, {"workload.file_mb", "0.125"}};
+    std::vector<Cell> cells = {
+        cell(base, {{"workload.pattern", "ra"}, {"workload.record_bytes", "8192"}}),
+        cell(base, {{"workload.pattern", "wcc"}, {"workload.record_bytes", "8"}}),
+        cell(base,
+             {{"workload.pattern", "rbc"},
+              {"workload.record_bytes", "8192"},
+              {"workload.file_mb", "1"},
+              {"workload.layout", "random-blocks"}},
+             1),
+    };
+    run_and_expect_verified(cells);
+}
+
+BOOST_AUTO_TEST_CASE(same_seed_same_result_other_trials_differ) {
+    const Settings rbc = {{"workload.pattern", "rbc"},
+                          {"workload.record_bytes", "8"},
+                          {"workload.layout", "random-blocks"}};
+    const Settings wb = {{"workload.pattern", "wb"},
+                         {"workload.record_bytes", "8192"},
+                         {"workload.layout", "random-tracks"}};
+    std::vector<Cell> cells = {
+        cell(kSmall, rbc, 0), cell(kSmall, rbc, 0), cell(kSmall, rbc, 1),
+        cell(kSmall, wb, 0),  cell(kSmall, wb, 0),  cell(kSmall, wb, 1),
+    };
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    auto simulated = [](json t) {
+        t.erase("host_cpu_s");
+        return t.dump();
+    };
+    BOOST_TEST(simulated(r[0]) == simulated(r[1]));
+    BOOST_TEST(simulated(r[3]) == simulated(r[4]));
+    BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[2]["elapsed_s"].get<double>());
+    BOOST_TEST(r[3]["elapsed_s"].get<double>() != r[5]["elapsed_s"].get<double>());
+}
+
+BOOST_AUTO_TEST_CASE(impossible_combinations_are_configuration_errors) {
+    auto error_of = [](const Settings &more) -> std::string {
+        Settings s = kSmall;
+        s.insert(s.end(), more.begin(), more.end());
+        try {
+            make_config(s);
+        } catch (const std::exception &e) {
+            return e.what();
+        }
+        return "";
+    };
+    std::string e = error_of({{"spfs.outstanding", "0"}});
+    BOOST_TEST(e.find("spfs.outstanding") != std::string::npos, e);
+    e = error_of({{"spfs.outstanding", "4"}, {"spfs.cache_buffers_per_cp_disk", "3"}});
+    BOOST_TEST(e.find("spfs.cache_buffers_per_cp_disk") != std::string::npos, e);
+    e = error_of({{"spfs.cache_buffers_per_cp_disk", "1000"}, {"machine.node_memory_kb", "1024"}});
+    BOOST_TEST(e.find("machine.node_memory_kb") != std::string::npos, e);
+    e = error_of({{"spfs.outstanding", "100"}});
+    BOOST_TEST(e.find("machine.node_thread_limit") != std::string::npos, e);
+    // The same settings are fine for DDIO, which ignores them.
+    Settings ddio = {
+        {"fs.kind", "ddio"}, {"spfs.outstanding", "4"}, {"spfs.cache_buffers_per_cp_disk", "3"}};
+    BOOST_CHECK_NO_THROW(make_config(ddio));
+    BOOST_TEST(error_of({{"spfs.cache_buffers_per_cp_disk", "4"}}).empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()
