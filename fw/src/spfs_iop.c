@@ -196,14 +196,18 @@ static void serve_read(fw_msg_t *m, const fw_request_t *req, void *arg) {
             }
             hal_cycles(io->h, io->lru_cycles);
             queue_disk(io, a.local_disk, b, false);
-            /* The prefetch goes on the queue now, behind the demand read. */
-            maybe_prefetch(io, a.local_disk, a.block);
-            prefetched = true;
         } else {
             fw_spfs_cache_hit(c, b, true);
             hal_cycles(io->h, io->lru_cycles);
         }
         fw_spfs_cache_pin(c, b);
+        /* The prefetch decision is made as the read is seen, before any waiting:
+         * the next block then joins the disk queue while the head is still short
+         * of it (behind a demand read or a prefetch being filled). */
+        if (!prefetched) {
+            maybe_prefetch(io, a.local_disk, a.block);
+            prefetched = true;
+        }
         if (fw_spfs_cache_readable(c, b)) {
             break;
         }
@@ -216,9 +220,6 @@ static void serve_read(fw_msg_t *m, const fw_request_t *req, void *arg) {
     }
     fw_msg_reply(m, req, FW_MSG_OK, NULL, buf_data(io, b) + a.offset, a.length);
     unpin(io, b);
-    if (!prefetched) {
-        maybe_prefetch(io, a.local_disk, a.block);
-    }
 }
 
 static void serve_write(fw_msg_t *m, const fw_request_t *req, void *arg, bool memget) {
