@@ -87,10 +87,20 @@ def main():
     ap.add_argument("--trials", type=int, default=1, help="trials per cell in the search")
     ap.add_argument("--jobs", type=int, default=0, help="trial processes at once (0: cores)")
     ap.add_argument("--set", action="append", default=[], help="fixed KEY=VALUE for every run")
+    ap.add_argument("--cells", help="only these cells, PATTERN/RECORD comma-separated "
+                    "(e.g. rc/8,wc/8): a first search on the cells a parameter moves")
     ap.add_argument("--json", help="write the ranking and per-cell errors to this file")
+    ap.add_argument("--study-json", help="keep the search's whole study result (every trial "
+                    "document, with its statistics) in this file")
     args = ap.parse_args()
 
     rows = published(args.method)
+    if args.cells:
+        wanted = {tuple(c.split("/")) for c in args.cells.split(",")}
+        rows = [r for r in rows if (r["pattern"], r["record"]) in wanted]
+        if len(rows) != len(wanted):
+            sys.exit(f"calibrate: --cells names cells that the table does not have for "
+                     f"{args.method}: {args.cells}")
     grid = parse_grid(args.grid)
     combos = [dict(zip([k for k, _ in grid], vals))
               for vals in itertools.product(*[v for _, v in grid])] or [{}]
@@ -116,6 +126,9 @@ def main():
             sys.exit(f"calibrate: starfish study failed with status {run.returncode}")
         with open(result_path) as f:
             result = json.load(f)
+        if args.study_json:
+            with open(args.study_json, "w") as f:
+                json.dump(result, f)
 
     ranking = []
     for combo in combos:

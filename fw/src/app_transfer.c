@@ -1,19 +1,25 @@
 /* The transfer application (workload.kind = transfer, docs/reference.md §9): every CP holds its
  * part of a matrix in a buffer and all CPs read or write the file collectively
  * through the configured file system (fs.kind). Throughput is measured on CP 0 from
- * the end of the first barrier to the end of the last one, after every IOP has
- * reported its I/O complete. */
+ * the end of the first barrier until every IOP has reported its I/O complete: DDIO's
+ * collective request, or SPFS's SYNC after the last CP has all its replies. */
 #include "fw/apps.h"
 #include "fw/ddio.h"
 #include "fw/msg.h"
+#include "fw/param_keys.h"
 #include "fw/scsi.h"
+#include "fw/spfs.h"
 #include "fw/transfer.h"
 #include "hw/data_pattern.h"
 
 #include <stdio.h>
 #include <string.h>
 
-enum { BARRIER_ALL_NODES = 1, BARRIER_CPS = 2 };
+enum { BARRIER_ALL_NODES = 1, BARRIER_CPS = 2, BARRIER_GROUP_BASE = 16 };
+
+static bool fs_is_spfs(hal_t *h) {
+    return strcmp(hal_config_string(h, FW_KEY_FS_KIND), "spfs") == 0;
+}
 
 /* All nodes meet once before timing starts, so every IOP's services exist before a
  * request can arrive. */
@@ -39,6 +45,39 @@ static void fill_for_write(hal_t *h, const fw_pattern_t *p, unsigned cp, uint8_t
             buf[c.cp_offset + i] = hw_file_byte(seed, c.file_offset + i);
         }
     }
+}
+
+/* Node grouping (spfs.groups = G): CPs take turns in groups of G consecutive CPs.
+ * Group j starts when every CP of group j-1 has all its replies: both groups meet
+ * in one barrier, which group j-1 enters when done and group j before it starts. */
+static void spfs_group_barriers(fw_msg_t *m, hal_t *h, unsigned cp, fw_msg_barrier_t **start,
+                                fw_msg_barrier_t **end) {
+    unsigned g = (unsigned)hal_config_int(h, FW_KEY_SPFS_GROUPS);
+    unsigned cps = hal_cp_count(h);
+    if (g == 0 || g >= cps) {
+        return;
+    }
+    unsigned groups = (cps + g - 1) / g;
+    unsigned mine = cp / g;
+    unsigned *nodes = (unsigned *)hal_mem_alloc(h, (uint32_t)(sizeof(unsigned) * 2 * g), 8);
+    /* The barrier between groups j-1 and j has id BARRIER_GROUP_BASE + j. */
+    for (unsigned side = 0; side < 2; ++side) {
+        unsigned j = mine + side; /* side 0: with the group before; 1: with the one after */
+        if (j == 0 || j >= groups) {
+            continue;
+        }
+        unsigned n = 0;
+        for (unsigned k = (j - 1) * g; k < cps && k < (j + 1) * g; ++k) {
+            nodes[n++] = hal_cp_node(h, k);
+        }
+        fw_msg_barrier_t *b = fw_msg_barrier_create(m, BARRIER_GROUP_BASE + j, nodes, n);
+        if (side == 0) {
+            *start = b;
+        } else {
+            *end = b;
+        }
+    }
+    hal_mem_free(h, nodes);
 }
 
 void fw_transfer_cp_main(hal_t *h) {
@@ -75,15 +114,47 @@ void fw_transfer_cp_main(hal_t *h) {
         cp_nodes[k] = hal_cp_node(h, k);
     }
     fw_msg_barrier_t *barrier = fw_msg_barrier_create(m, BARRIER_CPS, cp_nodes, cps);
+    bool spfs = fs_is_spfs(h);
+    fw_spfs_client_t *client = NULL;
+    fw_msg_barrier_t *group_start = NULL, *group_end = NULL;
+    if (spfs) {
+        client = fw_spfs_client_init(m);
+        if (!client) {
+            return;
+        }
+        spfs_group_barriers(m, h, cp, &group_start, &group_end);
+    }
     start_barrier(m, h);
 
     fw_msg_barrier_wait(m, barrier);
     uint64_t t_start = hal_now_cycles(h);
     int status = FW_MSG_OK;
-    if (cp == 0) {
-        status = fw_ddio_collective(m, &req);
+    if (spfs) {
+        if (group_start) {
+            fw_msg_barrier_wait(m, group_start);
+        }
+        status = fw_spfs_client_run(client, &p, cp, buf);
+        if (group_end) {
+            fw_msg_barrier_wait(m, group_end);
+        }
+        fw_msg_barrier_wait(m, barrier);
+        /* Every reply is in; the IOPs finish their write-behind and prefetches. */
+        if (cp == 0) {
+            int st = fw_spfs_sync_all(m);
+            status = status != FW_MSG_OK ? status : st;
+        }
+        const fw_spfs_client_stats_t *cs = fw_spfs_client_stats(client);
+        hal_export(h, "spfs.calls", cs->calls);
+        hal_export(h, "spfs.client_requests", cs->requests);
+        hal_export(h, "spfs.flow_waits", cs->flow_waits);
+        hal_export(h, "spfs.max_outstanding", cs->max_outstanding);
+        hal_export(h, "spfs.status", (uint64_t)(int64_t)status);
+    } else {
+        if (cp == 0) {
+            status = fw_ddio_collective(m, &req);
+        }
+        fw_msg_barrier_wait(m, barrier);
     }
-    fw_msg_barrier_wait(m, barrier);
     uint64_t t_end = hal_now_cycles(h);
     if (cp == 0) {
         hal_export(h, "transfer.t_start_cycles", t_start);
@@ -98,8 +169,11 @@ void fw_transfer_iop_main(hal_t *h) {
     if (!scsi || fw_scsi_init(scsi, h, 0) != 0) {
         hal_fail(h, "transfer: SCSI host adapter 0 unusable");
     }
-    /* fs.kind = ddio is the only file system so far (fw/src/params.c). */
-    if (!fw_ddio_iop_init(m, scsi)) {
+    if (fs_is_spfs(h)) {
+        if (!fw_spfs_iop_init(m, scsi)) {
+            return;
+        }
+    } else if (!fw_ddio_iop_init(m, scsi)) {
         return;
     }
     start_barrier(m, h);

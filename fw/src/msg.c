@@ -171,21 +171,25 @@ void fw_group_done(fw_msg_t *m, fw_group_t *g, uint32_t count, int32_t status) {
         }
         g->errors += count;
     }
-    if (g->outstanding == 0 && g->waiting) {
+    if (g->waiting && g->outstanding < g->waiting) {
         g->waiting = 0;
         hal_sem_post(m->h, &g->sem);
     }
 }
 
-int fw_group_wait(fw_msg_t *m, fw_group_t *g) {
+int fw_group_wait_at_most(fw_msg_t *m, fw_group_t *g, uint32_t limit) {
     if (m->q_unsent > 0) {
         fw_q_flush(m);
     }
-    while (g->outstanding > 0) {
-        g->waiting = 1;
+    while (g->outstanding > limit) {
+        g->waiting = limit + 1;
         hal_sem_wait(m->h, &g->sem);
     }
     return g->errors ? g->first_error : FW_MSG_OK;
+}
+
+int fw_group_wait(fw_msg_t *m, fw_group_t *g) {
+    return fw_group_wait_at_most(m, g, 0);
 }
 
 /* ---- sending ------------------------------------------------------------------------------- */
@@ -376,6 +380,75 @@ static void server_enqueue(fw_msg_t *m, fw_pending_t *p) {
     hal_sem_post(m->h, &m->srv_sem);
 }
 
+/* A request thread's stack: the request and a copy of its body. */
+typedef struct fw_thread_frame {
+    fw_msg_t *m;
+    fw_service_fn fn;
+    void *arg;
+    fw_request_t req;
+    uint8_t body[]; /* up to reqbuf_bytes, or more for an oversized body */
+} fw_thread_frame_t;
+
+static void request_thread_main(hal_t *h, void *arg) {
+    fw_thread_frame_t *f = (fw_thread_frame_t *)arg;
+    fw_msg_t *m = f->m;
+    f->fn(m, &f->req, f->arg);
+    if (f->req.body_bytes <= m->reqbuf_bytes) {
+        *(void **)f = m->thread_frame_free;
+        m->thread_frame_free = f;
+    } else {
+        hal_mem_free(h, f);
+    }
+}
+
+/* Thread requests (interrupt level): a new thread whose stack receives a copy of
+ * the message; the request buffer is free again at once. Stacks of threads that
+ * ended are reused, so only their first allocation costs cost.mem_alloc_cycles. */
+static void spawn_request_thread(fw_msg_t *m, fw_pending_t *p) {
+    const fw_type_entry_t *e = &m->types[p->hdr.type];
+    uint32_t bytes = p->body_bytes;
+    fw_thread_frame_t *f = NULL;
+    if (bytes <= m->reqbuf_bytes && m->thread_frame_free != NULL) {
+        f = (fw_thread_frame_t *)m->thread_frame_free;
+        m->thread_frame_free = *(void **)f;
+    } else {
+        uint32_t cap = bytes <= m->reqbuf_bytes ? m->reqbuf_bytes : bytes;
+        f = (fw_thread_frame_t *)fw_msg_alloc(m, (uint32_t)sizeof *f + cap,
+                                              "a request thread's stack");
+        if (f == NULL) {
+            return;
+        }
+    }
+    f->m = m;
+    f->fn = e->service;
+    f->arg = e->arg;
+    f->req.src = p->src;
+    f->req.hdr = p->hdr;
+    f->req.body_bytes = bytes;
+    f->req.body = bytes > 0 ? f->body : NULL;
+    if (bytes > 0) {
+        memcpy(f->body, p->buf, bytes);
+    }
+    hal_cycles(m->h, m->c.copy_word * fw_words((uint32_t)sizeof p->hdr + bytes));
+    reqbuf_put(m, p->buf, p->buf_kind);
+    fw_pending_put(m, p);
+    if (hal_thread_spawn(m->h, request_thread_main, f, "msg_request") != 0) {
+        fw_msg_failf(m,
+                     "messaging: cannot create a thread for a type %u request from node %u "
+                     "(machine.node_thread_limit)",
+                     f->req.hdr.type, f->req.src);
+    }
+}
+
+/* A request (header and body) is in: hand it to its service. */
+static void dispatch_request(fw_msg_t *m, fw_pending_t *p) {
+    if (m->types[p->hdr.type].kind == FW_TYPE_THREAD) {
+        spawn_request_thread(m, p);
+    } else {
+        server_enqueue(m, p);
+    }
+}
+
 static void rx_user(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_t bytes,
                     fw_ni_answer_t *ans) {
     const fw_type_entry_t *e = &m->types[hdr->type];
@@ -390,7 +463,7 @@ static void rx_user(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_t
         e->handler(m, src, hdr, e->arg);
         return;
     }
-    if (e->kind != FW_TYPE_SERVICE) {
+    if (e->kind != FW_TYPE_SERVICE && e->kind != FW_TYPE_THREAD) {
         fw_msg_failf(m, "messaging: message type %u from node %u has no service or handler",
                      hdr->type, src);
     }
@@ -403,7 +476,7 @@ static void rx_user(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_t
     p->hdr = *hdr;
     p->body_bytes = bytes;
     if (bytes == 0) {
-        server_enqueue(m, p);
+        dispatch_request(m, p);
         return;
     }
     p->buf = reqbuf_get(m, bytes, &p->buf_kind);
@@ -485,7 +558,7 @@ static void on_done(void *arg, unsigned src, uint32_t cookie) {
         fw_q_get_arrived(m, p);
         break;
     default:
-        server_enqueue(m, p);
+        dispatch_request(m, p);
     }
 }
 
@@ -650,6 +723,20 @@ void fw_msg_register_service(fw_msg_t *m, unsigned type, fw_service_fn fn, void 
             }
         }
     }
+}
+
+void fw_msg_set_server_threads(fw_msg_t *m, uint32_t threads) {
+    if (m->servers_started) {
+        fw_msg_failf(m, "messaging: the server-thread pool is already running");
+        return;
+    }
+    m->server_threads = threads;
+}
+
+void fw_msg_register_thread_service(fw_msg_t *m, unsigned type, fw_service_fn fn, void *arg) {
+    register_type(m, type, FW_TYPE_THREAD);
+    m->types[type & FW_MSG_TYPE_MAX].service = fn;
+    m->types[type & FW_MSG_TYPE_MAX].arg = arg;
 }
 
 void fw_msg_register_handler(fw_msg_t *m, unsigned type, fw_handler_fn fn, void *arg) {

@@ -119,7 +119,12 @@ struct fw_msg_barrier {
     struct fw_msg_barrier *next;
 };
 
-enum fw_type_kind { FW_TYPE_NONE = 0, FW_TYPE_SERVICE = 1, FW_TYPE_HANDLER = 2 };
+enum fw_type_kind {
+    FW_TYPE_NONE = 0,
+    FW_TYPE_SERVICE = 1, /* server-thread pool */
+    FW_TYPE_HANDLER = 2, /* interrupt level */
+    FW_TYPE_THREAD = 3   /* a thread per request */
+};
 
 typedef struct fw_type_entry {
     uint32_t kind;
@@ -157,6 +162,7 @@ struct fw_msg {
     hal_sem_t q_sem;
     struct fw_msg_barrier *barriers;
     fw_msg_stats_t stats;
+    void *thread_frame_free; /* request threads' stacks, linked through their first word */
 };
 
 /* msg.c */

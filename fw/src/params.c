@@ -22,29 +22,32 @@ static const fw_param_decl_t fw_params_table[] = {
               "derived: docs/reference.md §2 Memput call 46-56 cycles minus 7 TX register writes x "
               "cost.reg_write_cycles (14) = 32-42; 36 keeps the occasional TX_FREE read "
               "(cost.reg_read_cycles 4) inside: 50 or 54"),
-    INT_PARAM(FW_KEY_COST_MEMPUT_ACCEPT, 15, "cycles", 0, MSG_COST_MAX,
-              "receiver: check a Memput (or batch) against the base and accept its body",
-              "derived: docs/reference.md §2 Memput handler 91 cycles minus irq entry+exit (30), 12 "
-              "register writes x 2 (RX_BODY_ADDR, RX_COOKIE, RX_CMD, 2 RX_POP, 7 TX for the "
-              "ack) and 2 x cost.msg_rx_record_cycles (6) = 31, split 15 accept + 16 ack"),
+    INT_PARAM(
+        FW_KEY_COST_MEMPUT_ACCEPT, 15, "cycles", 0, MSG_COST_MAX,
+        "receiver: check a Memput (or batch) against the base and accept its body",
+        "derived: docs/reference.md §2 Memput handler 91 cycles minus irq entry+exit (30), 12 "
+        "register writes x 2 (RX_BODY_ADDR, RX_COOKIE, RX_CMD, 2 RX_POP, 7 TX for the "
+        "ack) and 2 x cost.msg_rx_record_cycles (6) = 31, split 15 accept + 16 ack"),
     INT_PARAM(FW_KEY_COST_MEMPUT_ACK, 16, "cycles", 0, MSG_COST_MAX,
               "receiver: a Memput's body is in memory; build and send the acknowledgement",
               "derived: the other 16 of the 31 cycles of cost.msg_memput_accept_cycles' "
               "derivation (docs/reference.md §2 Memput handler 91 cycles)"),
-    INT_PARAM(FW_KEY_COST_MEMPUT_RETURN, 32, "cycles", 0, MSG_COST_MAX,
-              "requester: a Memput's acknowledgement arrived; complete its reply action",
-              "derived: docs/reference.md §2 Memput return 72 cycles minus irq entry+exit (30), RX_POP "
-              "write (2), cost.sem_post_cycles (5) and cost.msg_rx_record_cycles (3)"),
+    INT_PARAM(
+        FW_KEY_COST_MEMPUT_RETURN, 32, "cycles", 0, MSG_COST_MAX,
+        "requester: a Memput's acknowledgement arrived; complete its reply action",
+        "derived: docs/reference.md §2 Memput return 72 cycles minus irq entry+exit (30), RX_POP "
+        "write (2), cost.sem_post_cycles (5) and cost.msg_rx_record_cycles (3)"),
     INT_PARAM(FW_KEY_COST_MEMGET_CALL, 44, "cycles", 0, MSG_COST_MAX,
               "firmware part of a Memget call on the requester (header, reply action)",
               "derived: docs/reference.md §2 Memget call 51-66 cycles minus 7 TX register writes x "
               "cost.reg_write_cycles (14) = 37-52; 44 keeps the occasional TX_FREE read "
               "inside: 58 or 62"),
-    INT_PARAM(FW_KEY_COST_MEMGET_SERVE, 54, "cycles", 0, MSG_COST_MAX,
-              "receiver: check a Memget against the base and send the data as a reply",
-              "derived: docs/reference.md §2 Memget handler 103 cycles minus irq entry+exit (30), 8 "
-              "register writes x 2 (RX_POP, 7 TX for the reply) and "
-              "cost.msg_rx_record_cycles (3)"),
+    INT_PARAM(
+        FW_KEY_COST_MEMGET_SERVE, 54, "cycles", 0, MSG_COST_MAX,
+        "receiver: check a Memget against the base and send the data as a reply",
+        "derived: docs/reference.md §2 Memget handler 103 cycles minus irq entry+exit (30), 8 "
+        "register writes x 2 (RX_POP, 7 TX for the reply) and "
+        "cost.msg_rx_record_cycles (3)"),
     INT_PARAM(FW_KEY_COST_REPLY_ACCEPT, 4, "cycles", 0, MSG_COST_MAX,
               "requester: find a reply's reply action and accept its body",
               "derived: docs/reference.md §2 Memget return 58 cycles minus irq entry+exit (30), 5 "
@@ -72,19 +75,22 @@ static const fw_param_decl_t fw_params_table[] = {
     INT_PARAM(FW_KEY_COST_REPLY_CALL, 36, "cycles", 0, MSG_COST_MAX,
               "firmware part of sending a reply from a service or handler",
               "estimate: equal to cost.msg_memput_call_cycles (a header and a body to send)"),
-    INT_PARAM(FW_KEY_COST_QUEUE_PIECE, 8, "cycles", 0, MSG_COST_MAX,
-              "queued Memput/Memget: pack, unpack, gather or scatter one piece (plus copy)",
-              "estimate: a bounds check and a two-word piece header; calibrate (docs/reference.md §10)"),
-    INT_PARAM(FW_KEY_COST_BARRIER_STEP, 20, "cycles", 0, MSG_COST_MAX,
-              "barrier: one step of the state machine (entering, or one message)",
-              "estimate: a table lookup and a few counter updates; calibrate (docs/reference.md §10)"),
+    INT_PARAM(
+        FW_KEY_COST_QUEUE_PIECE, 8, "cycles", 0, MSG_COST_MAX,
+        "queued Memput/Memget: pack, unpack, gather or scatter one piece (plus copy)",
+        "estimate: a bounds check and a two-word piece header; calibrate (docs/reference.md §10)"),
+    INT_PARAM(
+        FW_KEY_COST_BARRIER_STEP, 20, "cycles", 0, MSG_COST_MAX,
+        "barrier: one step of the state machine (entering, or one message)",
+        "estimate: a table lookup and a few counter updates; calibrate (docs/reference.md §10)"),
     INT_PARAM(FW_KEY_COST_COPY_WORD, 1, "cycles/word", 0, MSG_COST_MAX,
               "memory-to-memory copy by the CPU, per 32-bit word",
               "estimate: the published per-word handler time (docs/reference.md §2, 1 cycle/word); "
               "calibrate (docs/reference.md §10)"),
-    INT_PARAM(FW_KEY_COST_QUEUE_INSERT, 10, "cycles", 0, MSG_COST_MAX,
-              "insert an entry into a firmware queue (send queue, server queue)",
-              "estimate: a few loads and stores to link an entry; calibrate (docs/reference.md §10)"),
+    INT_PARAM(
+        FW_KEY_COST_QUEUE_INSERT, 10, "cycles", 0, MSG_COST_MAX,
+        "insert an entry into a firmware queue (send queue, server queue)",
+        "estimate: a few loads and stores to link an entry; calibrate (docs/reference.md §10)"),
 
     /* ---- messaging sizes ---- */
     INT_PARAM(FW_KEY_MSG_RX_RING_SLOTS, 64, "records", 2, 65536,
@@ -118,9 +124,10 @@ static const fw_param_decl_t fw_params_table[] = {
               "estimate: as cost.scsi_submit_cycles"),
 
     /* ---- file system and DDIO ---- */
-    STRING_PARAM(FW_KEY_FS_KIND, "ddio", "ddio",
-                 "file system that moves the data: ddio = disk-directed I/O (docs/ddio.md)",
-                 "given: docs/reference.md §6 (SPFS and 2PIO follow in later versions)"),
+    STRING_PARAM(FW_KEY_FS_KIND, "ddio", "ddio|spfs",
+                 "file system that moves the data: ddio = disk-directed I/O (docs/ddio.md), "
+                 "spfs = the traditional parallel file system with IOP caching (docs/spfs.md)",
+                 "given: docs/reference.md §6 (2PIO follows in a later version)"),
     INT_PARAM(FW_KEY_FS_BLOCK_BYTES, 8192, "bytes", 512, 1048576,
               "file-system block; the file is striped block by block over all disks",
               "given: docs/reference.md §2 (8 KB)"),
@@ -131,14 +138,15 @@ static const fw_param_decl_t fw_params_table[] = {
     INT_PARAM(FW_KEY_DDIO_BUFFERS_PER_DISK, 2, "blocks", 1, 64,
               "one-block IOP buffers (each with its own thread) per local disk",
               "given: docs/reference.md §2 (two one-block buffers per local disk)"),
-    BOOL_PARAM(FW_KEY_DDIO_YIELD_TO_READY, 1,
-               "DDIO buffer thread: while moving a block's pieces, give the CPU to another "
-               "buffer thread whose pieces have all arrived, so it can start its disk write "
-               "at once",
-               "estimate: firmware design choice (threads are not preempted, docs/reference.md §2); "
-               "without it two buffers per disk leave the drive idle on small-record writes "
-               "(docs/calibration.md)",
-               0u),
+    BOOL_PARAM(
+        FW_KEY_DDIO_YIELD_TO_READY, 1,
+        "DDIO buffer thread: while moving a block's pieces, give the CPU to another "
+        "buffer thread whose pieces have all arrived, so it can start its disk write "
+        "at once",
+        "estimate: firmware design choice (threads are not preempted, docs/reference.md §2); "
+        "without it two buffers per disk leave the drive idle on small-record writes "
+        "(docs/calibration.md)",
+        0u),
     BOOL_PARAM(FW_KEY_DDIO_PREFETCH, 1,
                "DDIO reads: when every buffer of a disk is busy, ask the drive to start "
                "reading the next block into its own cache (SCSI PRE-FETCH)",
@@ -227,6 +235,80 @@ static const fw_param_decl_t fw_params_table[] = {
     INT_PARAM(FW_KEY_COMMTEST_SLICE_BYTES, 4096, "bytes", 16, 1048576,
               "region each node owns in every peer's buffer for queued pieces",
               "convention: large enough for overlap-free and overlapping pieces alike"),
+    /* SPFS (docs/spfs.md): switches of docs/reference.md §7 and the CPU costs of its
+     * client and IOP server. */
+    INT_PARAM(FW_KEY_SPFS_OUTSTANDING, 4, "requests", 1, 1024,
+              "K: most requests a CP has outstanding to one disk; a CP with K requests at a "
+              "disk waits for a reply before it sends the next",
+              "given: docs/reference.md §2 and §7 (K = 4, the fastest in Kotz's tuning)"),
+    INT_PARAM(
+        FW_KEY_SPFS_CACHE_BUFFERS_PER_CP_DISK, 0, "blocks", 0, 4096,
+        "one-block IOP cache buffers per CP per local disk; 0 = 2 x spfs.outstanding "
+        "(one for each request and one for its prefetch or write-behind)",
+        "given: docs/reference.md §2 (2 buffers per outstanding request: 8 per CP per disk with "
+        "K = 4)"),
+    STRING_PARAM(FW_KEY_SPFS_DISK_QUEUE, "cscan", "cscan|fcfs",
+                 "order in which each disk's thread serves its queue: cscan = Cyclical SCAN "
+                 "(two queues ordered by LBA, ahead of and behind the head), fcfs = arrival "
+                 "order",
+                 "given: docs/reference.md §2, §7 (CSCAN in the final configuration)"),
+    STRING_PARAM(FW_KEY_SPFS_REQUESTS, "queued", "queued|thread",
+                 "IOP request handling: queued = the interrupt handler queues each request "
+                 "for a pool of server threads (one per cache buffer); thread = it creates "
+                 "a thread per request and copies the message onto its stack",
+                 "given: docs/reference.md §6, §7 (queued requests in the final configuration)"),
+    BOOL_PARAM(FW_KEY_SPFS_MEMGET_WRITES, 0,
+               "writes: the request carries no data and the IOP fetches it with Memget "
+               "straight into the cache buffer",
+               "given: docs/reference.md §7 (off in the final configuration)", 0u),
+    BOOL_PARAM(FW_KEY_SPFS_PREFETCH, 1,
+               "after each read request the IOP reads the next block of the same disk into "
+               "its cache if it is not there",
+               "given: docs/reference.md §2 (one block ahead on the same disk)", 0u),
+    INT_PARAM(FW_KEY_SPFS_GROUPS, 0, "CPs", 0, 4096,
+              "node grouping: the CPs take turns in groups of this many consecutive CPs, a "
+              "group starting when the previous one has all its replies; 0 = off (all CPs "
+              "at once)",
+              "convention: off, as in the paper; Nitzberg (1995) 'grouping' as a remedy for "
+              "cache thrashing (docs/reference.md §12)"),
+    INT_PARAM(FW_KEY_COST_SPFS_CALL, 100, "cycles", 0, 1000000,
+              "CP: entering one file-system call (one contiguous chunk): argument checks, "
+              "the open-file entry, the chunk's first block",
+              "estimate: a short library path on a 50 MHz RISC; calibrated on the contiguous "
+              "SPFS table (docs/calibration.md)"),
+    INT_PARAM(FW_KEY_COST_SPFS_CLIENT_REQUEST, 60, "cycles", 0, 1000000,
+              "CP: per block request of a call: the block's disk and IOP, the flow-control "
+              "check, a request slot (besides cost.msg_request_call_cycles)",
+              "estimate: a division, a table lookup and a counter; calibrated on the "
+              "contiguous SPFS table (docs/calibration.md)"),
+    INT_PARAM(FW_KEY_COST_SPFS_REQUEST, 100, "cycles", 0, 1000000,
+              "IOP: per request in its server thread: decode, find the block's disk and "
+              "local block, dispatch (besides the messaging and thread costs)",
+              "estimate: calibrated on the contiguous SPFS table, chiefly the 8-byte cells "
+              "(docs/calibration.md)"),
+    INT_PARAM(FW_KEY_COST_SPFS_CACHE_LOOKUP, 30, "cycles", 0, 1000000,
+              "IOP: one cache lookup by (disk, block) (a hash probe), for a request and for "
+              "each prefetch check",
+              "estimate: a hash and one or two compares; calibrated on the contiguous SPFS "
+              "table (docs/calibration.md)"),
+    INT_PARAM(FW_KEY_COST_SPFS_LRU_UPDATE, 20, "cycles", 0, 1000000,
+              "IOP: moving a buffer to the most-recently-used end, or taking the LRU victim "
+              "for a miss or prefetch",
+              "estimate: a doubly linked list update; calibrated on the contiguous SPFS "
+              "table (docs/calibration.md)"),
+    INT_PARAM(FW_KEY_COST_SPFS_WRITE_MARK, 20, "cycles", 0, 1000000,
+              "IOP: WriteFull bookkeeping per write request (mark the bytes written, test "
+              "for a full block); the data copy is cost.copy_word_cycles per word",
+              "estimate: a bitmap update; calibrated on the contiguous SPFS table "
+              "(docs/calibration.md)"),
+    INT_PARAM(FW_KEY_COST_SPFS_DISKQ_INSERT, 30, "cycles", 0, 1000000,
+              "IOP: putting a disk request on its disk's queue (a sorted insert for CSCAN)",
+              "estimate: a short heap insert; calibrated on the contiguous SPFS table "
+              "(docs/calibration.md)"),
+    INT_PARAM(FW_KEY_COST_SPFS_DISK_REQUEST, 60, "cycles", 0, 1000000,
+              "IOP disk thread: taking the next request off the queue, its LBA, and the "
+              "buffer bookkeeping when it completes (besides the SCSI driver costs)",
+              "estimate: calibrated on the contiguous SPFS table (docs/calibration.md)"),
 };
 
 const fw_param_decl_t *fw_param_decls(size_t *count) {

@@ -63,6 +63,51 @@ config::ParamSpec spec_of(const fw_param_decl_t &d) {
 }
 
 void add_checks(config::Registry &reg) {
+    // Combinations the IOPs could not serve, named before anything runs.
+    reg.add_check([](const config::Config &cfg) -> std::string {
+        if (cfg.get_string(FW_KEY_FS_KIND) != "spfs") {
+            return "";
+        }
+        long long k = cfg.get_int(FW_KEY_SPFS_OUTSTANDING);
+        long long per = cfg.get_int(FW_KEY_SPFS_CACHE_BUFFERS_PER_CP_DISK);
+        if (per != 0 && per < k) {
+            return "spfs.cache_buffers_per_cp_disk = " + std::to_string(per) +
+                   " is smaller than spfs.outstanding = " + std::to_string(k) +
+                   ": the cache must hold every request a CP may have outstanding at a disk";
+        }
+        long long cps = cfg.get_int("machine.cp_count");
+        long long disks = cfg.get_int("machine.disks_per_iop");
+        long long buffers = (per != 0 ? per : 2 * k) * cps * disks;
+        long long bytes = buffers * cfg.get_int(FW_KEY_FS_BLOCK_BYTES);
+        long long memory = cfg.get_int("machine.node_memory_kb") * 1024;
+        // Half of node memory for the cache leaves room for request buffers and the rest.
+        if (bytes > memory / 2) {
+            return "the SPFS cache of each IOP (" + std::to_string(buffers) +
+                   " buffers = spfs.cache_buffers_per_cp_disk (0: 2 x spfs.outstanding) x "
+                   "machine.cp_count x machine.disks_per_iop, of fs.block_bytes) needs " +
+                   std::to_string(bytes / 1024) +
+                   " KB, more than half of machine.node_memory_kb = " +
+                   std::to_string(cfg.get_int("machine.node_memory_kb")) +
+                   "; lower the cache or raise machine.node_memory_kb";
+        }
+        // Threads of an IOP: one per disk, the request threads (a pool, or one per
+        // outstanding request), and a few for the boot program and the barrier.
+        long long outstanding = k * cps * disks + 1;
+        long long request_threads = outstanding < buffers ? outstanding : buffers;
+        if (cfg.get_string(FW_KEY_SPFS_REQUESTS) == "thread") {
+            request_threads = outstanding;
+        }
+        long long need = request_threads + disks + 4;
+        long long limit = cfg.get_int("machine.node_thread_limit");
+        if (need > limit) {
+            return "SPFS needs " + std::to_string(need) +
+                   " threads per IOP (one per outstanding request: spfs.outstanding x "
+                   "machine.cp_count x machine.disks_per_iop, one per disk), more than "
+                   "machine.node_thread_limit = " +
+                   std::to_string(limit) + "; raise machine.node_thread_limit";
+        }
+        return "";
+    });
     reg.add_check([](const config::Config &cfg) -> std::string {
         if (cfg.get_int(FW_KEY_FS_BLOCK_BYTES) % 512 != 0) {
             return "fs.block_bytes = " + std::to_string(cfg.get_int(FW_KEY_FS_BLOCK_BYTES)) +

@@ -15,6 +15,7 @@
 #include "sim/workload/transfer_check.h"
 #include "sim/workload/workload.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -73,6 +74,70 @@ uint64_t export_of(platform::Node &n, const std::string &key) {
                                  key);
     }
     return it->second;
+}
+
+// SPFS statistics (docs/spfs.md): the IOPs' counters summed, requests per IOP,
+// disk-queue depth, disk movements, and the IOP CPUs' busy fraction of the timed
+// interval (their work at boot is a few thousand cycles).
+json spfs_statistics(platform::Machine &m, double elapsed_s) {
+    const char *const summed[] = {"reads",
+                                  "writes",
+                                  "cache_hits",
+                                  "cache_misses",
+                                  "prefetches_issued",
+                                  "prefetches_used",
+                                  "prefetches_wasted",
+                                  "installation_reads",
+                                  "writebacks",
+                                  "partial_writebacks",
+                                  "evictions",
+                                  "buffer_waits",
+                                  "disk_reads",
+                                  "disk_writes"};
+    json fs{{"kind", "spfs"}};
+    for (const char *key : summed) {
+        fs[key] = 0;
+    }
+    json per_iop = json::array();
+    uint64_t requests = 0, pushes = 0, depth_sum = 0, depth_max = 0;
+    double busy_sum = 0, busy_max = 0;
+    for (int k = 0; k < m.shape().iop_count; ++k) {
+        platform::Node &iop = m.iop(k);
+        uint64_t r = export_of(iop, "spfs.requests");
+        per_iop.push_back(r);
+        requests += r;
+        for (const char *key : summed) {
+            fs[key] = fs[key].get<uint64_t>() + export_of(iop, std::string("spfs.") + key);
+        }
+        pushes += export_of(iop, "spfs.diskq_pushes");
+        depth_sum += export_of(iop, "spfs.diskq_depth_sum");
+        depth_max = std::max(depth_max, export_of(iop, "spfs.diskq_max_depth"));
+        auto s = iop.cpu().stats();
+        double busy = elapsed_s > 0 ? static_cast<double>(s.busy_ps()) * 1e-12 / elapsed_s : 0.0;
+        busy_sum += busy;
+        busy_max = std::max(busy_max, busy);
+    }
+    uint64_t calls = 0, flow_waits = 0, most = 0;
+    for (int c = 0; c < m.shape().cp_count; ++c) {
+        calls += export_of(m.cp(c), "spfs.calls");
+        flow_waits += export_of(m.cp(c), "spfs.flow_waits");
+        most = std::max(most, export_of(m.cp(c), "spfs.max_outstanding"));
+    }
+    fs["calls"] = calls;
+    fs["max_outstanding"] = most;
+    fs["requests"] = requests;
+    fs["requests_per_iop"] = per_iop;
+    fs["flow_waits"] = flow_waits;
+    fs["diskq_depth_mean"] = pushes ? static_cast<double>(depth_sum) / pushes : 0.0;
+    fs["diskq_depth_max"] = depth_max;
+    uint64_t movements = 0;
+    for (int d = 0; d < m.disk_count(); ++d) {
+        movements += m.disk(d).stats().movements;
+    }
+    fs["disk_movements"] = movements;
+    int iops = m.shape().iop_count;
+    fs["iop_cpu_busy"] = {{"mean", iops ? busy_sum / iops : 0.0}, {"max", busy_max}};
+    return fs;
 }
 
 } // namespace
@@ -161,17 +226,21 @@ json run_transfer_trial(const config::Config &cfg, int trial,
     for (auto it = machine.begin(); it != machine.end(); ++it) {
         t[it.key()] = *it;
     }
-    json fs{{"blocks", 0}, {"pieces", 0}, {"prefetches", 0}};
-    for (int k = 0; k < m.shape().iop_count; ++k) {
-        const auto &e = m.iop(k).exports();
-        for (const char *key : {"blocks", "pieces", "prefetches"}) {
-            auto it = e.find(std::string("ddio.") + key);
-            if (it != e.end()) {
-                fs[key] = fs[key].get<uint64_t>() + it->second;
+    if (cfg.get_string("fs.kind") == "spfs") {
+        t["fs"] = spfs_statistics(m, elapsed);
+    } else {
+        json fs{{"blocks", 0}, {"pieces", 0}, {"prefetches", 0}};
+        for (int k = 0; k < m.shape().iop_count; ++k) {
+            const auto &e = m.iop(k).exports();
+            for (const char *key : {"blocks", "pieces", "prefetches"}) {
+                auto it = e.find(std::string("ddio.") + key);
+                if (it != e.end()) {
+                    fs[key] = fs[key].get<uint64_t>() + it->second;
+                }
             }
         }
+        t["fs"] = fs;
     }
-    t["fs"] = fs;
     t["host_cpu_s"] = host_cpu_seconds();
     return t;
 }
@@ -223,9 +292,16 @@ json summarize_transfer(const config::Config &cfg, const std::vector<json> &tria
 
 std::string describe_transfer(const config::Config &cfg) {
     std::ostringstream os;
-    os << "transfer: " << cfg.get_string("fs.kind")
-       << (cfg.get_bool("fs.presort") ? " (presort)" : " (no presort)") << " "
-       << cfg.get_string("workload.pattern") << ", " << cfg.get_int("workload.record_bytes")
+    os << "transfer: " << cfg.get_string("fs.kind");
+    if (cfg.get_string("fs.kind") == "spfs") {
+        os << " (K " << cfg.get_int("spfs.outstanding") << ", " << cfg.get_string("spfs.disk_queue")
+           << ", " << cfg.get_string("spfs.requests") << " requests"
+           << (cfg.get_bool("spfs.memget_writes") ? ", Memget writes" : "")
+           << (cfg.get_bool("spfs.prefetch") ? "" : ", no prefetch") << ")";
+    } else {
+        os << (cfg.get_bool("fs.presort") ? " (presort)" : " (no presort)");
+    }
+    os << " " << cfg.get_string("workload.pattern") << ", " << cfg.get_int("workload.record_bytes")
        << "-byte records, " << cfg.get_real("workload.file_mb") << " MB file, "
        << cfg.get_string("workload.layout") << " layout; " << cfg.get_int("machine.cp_count")
        << " CPs, " << cfg.get_int("machine.iop_count") << " IOPs x "

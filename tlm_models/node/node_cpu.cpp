@@ -310,8 +310,15 @@ void NodeCpu::spawn_thread(Body body, const std::string &name) {
     ++threads_created_;
     sc_core::sc_spawn_options opts;
     opts.set_stack_size(static_cast<int>(params_.stack_bytes));
+    // The new process belongs to this module, not to the thread (or interrupt
+    // handler) that spawns it: otherwise threads that spawn threads (a thread per
+    // request) build a parent chain as long as the run, whose recursive clean-up
+    // overflows the host stack.
+    sc_core::sc_simcontext *sim = sc_core::sc_get_curr_simcontext();
+    sim->hierarchy_push(this);
     sc_core::sc_spawn([this, t, body = std::move(body)] { thread_main(t, body); },
                       sc_core::sc_gen_unique_name("fw_thread"), &opts);
+    sim->hierarchy_pop();
     ready_.push_back(t.get());
     if (running_ == nullptr && !dispatcher_busy_) {
         grant_next();

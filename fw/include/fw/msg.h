@@ -71,7 +71,7 @@ typedef struct fw_reply {
  * (e.g. Memputs in flight to several CPs). Caller-owned; fw_group_init first. */
 typedef struct fw_group {
     uint32_t outstanding;
-    uint32_t waiting;
+    uint32_t waiting; /* 0, or 1 + the count a waiting thread waits for outstanding to reach */
     uint32_t errors;
     int32_t first_error;
     hal_sem_t sem;
@@ -91,6 +91,9 @@ void fw_group_init(fw_msg_t *m, fw_group_t *g);
 /* thread: sends any partly filled queued batches, then waits until every
  * operation of the group has completed. Returns the first error, or FW_MSG_OK. */
 int fw_group_wait(fw_msg_t *m, fw_group_t *g);
+/* thread: as fw_group_wait, but returns once at most `limit` operations are
+ * outstanding (flow control: "wait for one of my K requests to finish"). */
+int fw_group_wait_at_most(fw_msg_t *m, fw_group_t *g, uint32_t limit);
 
 /* ---- Memput / Memget ------------------------------------------------------------------
  * The source of a Memput must stay untouched until it completes; the destination
@@ -134,6 +137,14 @@ typedef void (*fw_handler_fn)(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr
 /* Requests of this user type go into a request buffer and wake a server thread
  * (msg.server_threads per node, started at the first registration). */
 void fw_msg_register_service(fw_msg_t *m, unsigned type, fw_service_fn fn, void *arg);
+/* Size of the server-thread pool that the first fw_msg_register_service starts
+ * (default msg.server_threads). Call before that registration. */
+void fw_msg_set_server_threads(fw_msg_t *m, uint32_t threads);
+/* "Thread requests" (SPEC.md §7): each request of this user type gets a thread of
+ * its own, created by the receive interrupt handler, which copies the request
+ * (header and body) onto the new thread's stack (cost.copy_word_cycles per word)
+ * and frees the request buffer; the thread runs the service and exits. */
+void fw_msg_register_thread_service(fw_msg_t *m, unsigned type, fw_service_fn fn, void *arg);
 /* Messages of this user type are handled in the interrupt handler. */
 void fw_msg_register_handler(fw_msg_t *m, unsigned type, fw_handler_fn fn, void *arg);
 

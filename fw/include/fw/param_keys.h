@@ -82,4 +82,21 @@
 #define FW_KEY_DISK_CYLINDERS "disk.cylinders"
 #define FW_KEY_DISK_HEADS "disk.heads"
 
+/* SPFS (fw/src/spfs_client.c, fw/src/spfs_iop.c). */
+#define FW_KEY_SPFS_OUTSTANDING "spfs.outstanding"
+#define FW_KEY_SPFS_CACHE_BUFFERS_PER_CP_DISK "spfs.cache_buffers_per_cp_disk"
+#define FW_KEY_SPFS_DISK_QUEUE "spfs.disk_queue"
+#define FW_KEY_SPFS_REQUESTS "spfs.requests"
+#define FW_KEY_SPFS_MEMGET_WRITES "spfs.memget_writes"
+#define FW_KEY_SPFS_PREFETCH "spfs.prefetch"
+#define FW_KEY_SPFS_GROUPS "spfs.groups"
+#define FW_KEY_COST_SPFS_CALL "cost.spfs_call_cycles"
+#define FW_KEY_COST_SPFS_CLIENT_REQUEST "cost.spfs_client_request_cycles"
+#define FW_KEY_COST_SPFS_REQUEST "cost.spfs_request_cycles"
+#define FW_KEY_COST_SPFS_CACHE_LOOKUP "cost.spfs_cache_lookup_cycles"
+#define FW_KEY_COST_SPFS_LRU_UPDATE "cost.spfs_lru_update_cycles"
+#define FW_KEY_COST_SPFS_WRITE_MARK "cost.spfs_write_mark_cycles"
+#define FW_KEY_COST_SPFS_DISKQ_INSERT "cost.spfs_diskq_insert_cycles"
+#define FW_KEY_COST_SPFS_DISK_REQUEST "cost.spfs_disk_request_cycles"
+
 #endif

@@ -1,0 +1,199 @@
+/* SPFS CP client: see fw/include/fw/spfs.h and docs/spfs.md. */
+#include "fw/param_keys.h"
+#include "fw/spfs.h"
+
+#include "fw/spfs_plan.h"
+#include "fw/transfer.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define SLOT_PENDING UINT32_MAX /* result.src of a request whose reply is not in */
+
+/* One outstanding request: where its reply's status lands, and for Memget writes
+ * the body (the data's offset in the CP buffer), which must stay put until sent. */
+typedef struct client_slot {
+    fw_reply_t result;
+    uint32_t cp_offset;
+    uint32_t in_use;
+} client_slot_t;
+
+struct fw_spfs_client {
+    fw_msg_t *m;
+    hal_t *h;
+    fw_layout_t layout;
+    uint32_t iop_count;
+    uint32_t block_bytes;
+    uint32_t disks; /* file disks D */
+    uint32_t k;
+    bool memget_writes;
+    uint32_t call_cycles;
+    uint32_t request_cycles;
+    fw_spfs_klimit_t *klimit;
+    fw_group_t *groups;   /* per file disk: its outstanding requests */
+    client_slot_t *slots; /* K per file disk */
+    int32_t first_error;
+    fw_spfs_client_stats_t stats;
+};
+
+fw_spfs_client_t *fw_spfs_client_init(fw_msg_t *m) {
+    hal_t *h = fw_msg_hal(m);
+    char msg[200];
+    fw_spfs_client_t *c = (fw_spfs_client_t *)hal_mem_alloc(h, sizeof *c, 8);
+    if (!c) {
+        hal_fail(h, "SPFS client: node memory exhausted");
+        return NULL;
+    }
+    memset(c, 0, sizeof *c);
+    c->m = m;
+    c->h = h;
+    if (fw_transfer_layout(h, &c->layout, msg, sizeof msg) != FW_LAYOUT_OK) {
+        hal_fail(h, msg);
+        return NULL;
+    }
+    c->iop_count = hal_iop_count(h);
+    c->block_bytes = c->layout.params.block_bytes;
+    c->disks = c->layout.params.disk_count;
+    c->k = (uint32_t)hal_config_int(h, FW_KEY_SPFS_OUTSTANDING);
+    c->memget_writes = hal_config_int(h, FW_KEY_SPFS_MEMGET_WRITES) != 0;
+    c->call_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_SPFS_CALL);
+    c->request_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_SPFS_CLIENT_REQUEST);
+    size_t kl_bytes = fw_spfs_klimit_bytes(c->disks);
+    void *kl_mem = hal_mem_alloc(h, (uint32_t)kl_bytes, 8);
+    c->groups = (fw_group_t *)hal_mem_alloc(h, (uint32_t)(sizeof(fw_group_t) * c->disks), 8);
+    c->slots = (client_slot_t *)hal_mem_alloc(
+        h, (uint32_t)(sizeof(client_slot_t) * (uint64_t)c->disks * c->k), 8);
+    if (!kl_mem || !c->groups || !c->slots) {
+        hal_fail(h, "SPFS client: node memory exhausted (flow-control state)");
+        return NULL;
+    }
+    c->klimit = fw_spfs_klimit_init(kl_mem, kl_bytes, c->k, c->disks);
+    if (!c->klimit) {
+        hal_fail(h, "SPFS client: spfs.outstanding must be at least 1");
+        return NULL;
+    }
+    for (uint32_t d = 0; d < c->disks; ++d) {
+        fw_group_init(m, &c->groups[d]);
+    }
+    memset(c->slots, 0, sizeof(client_slot_t) * (size_t)c->disks * c->k);
+    return c;
+}
+
+const fw_spfs_client_stats_t *fw_spfs_client_stats(const fw_spfs_client_t *c) {
+    return &c->stats;
+}
+
+/* Frees the slots of disk d whose replies are in. */
+static void reap(fw_spfs_client_t *c, uint32_t d) {
+    client_slot_t *s = &c->slots[(size_t)d * c->k];
+    for (uint32_t i = 0; i < c->k; ++i) {
+        if (s[i].in_use && s[i].result.src != SLOT_PENDING) {
+            s[i].in_use = 0;
+            fw_spfs_klimit_replied(c->klimit, d);
+            if (s[i].result.status != FW_MSG_OK && c->first_error == FW_MSG_OK) {
+                c->first_error = s[i].result.status;
+            }
+        }
+    }
+}
+
+/* A free slot of disk d (there is one: fewer than K requests are outstanding). */
+static client_slot_t *take_slot(fw_spfs_client_t *c, uint32_t d) {
+    client_slot_t *s = &c->slots[(size_t)d * c->k];
+    for (uint32_t i = 0; i < c->k; ++i) {
+        if (!s[i].in_use) {
+            s[i].in_use = 1;
+            s[i].result.src = SLOT_PENDING;
+            return &s[i];
+        }
+    }
+    hal_fail(c->h, "SPFS client: no free request slot (flow-control bookkeeping broken)");
+    return NULL;
+}
+
+/* The end of a call: every reply of the CP is in. */
+static void wait_all(fw_spfs_client_t *c) {
+    for (uint32_t d = 0; d < c->disks && fw_spfs_klimit_total(c->klimit) > 0; ++d) {
+        if (fw_spfs_klimit_outstanding(c->klimit, d) > 0) {
+            fw_group_wait(c->m, &c->groups[d]);
+            reap(c, d);
+        }
+    }
+}
+
+int fw_spfs_client_run(fw_spfs_client_t *c, const fw_pattern_t *p, unsigned cp, uint8_t *buf) {
+    hal_t *h = c->h;
+    fw_spfs_plan_iter_t it;
+    fw_spfs_piece_t pc;
+    fw_spfs_plan_begin(&it, p, cp, c->block_bytes);
+    c->first_error = FW_MSG_OK;
+    while (fw_spfs_plan_next(&it, &pc)) {
+        if (pc.first_of_chunk) {
+            hal_cycles(h, c->call_cycles);
+            ++c->stats.calls;
+        }
+        hal_cycles(h, c->request_cycles);
+        fw_spfs_block_home_t home = fw_spfs_block_home(&c->layout, c->iop_count, pc.file_block);
+        uint32_t d = home.file_disk;
+        if (!fw_spfs_klimit_can_send(c->klimit, d)) {
+            ++c->stats.flow_waits;
+            while (!fw_spfs_klimit_can_send(c->klimit, d)) {
+                fw_group_wait_at_most(c->m, &c->groups[d], c->k - 1);
+                reap(c, d);
+            }
+        }
+        client_slot_t *slot = take_slot(c, d);
+        if (!slot) {
+            return FW_MSG_ERANGE;
+        }
+        uint32_t args[FW_MSG_ARGS] = {(uint32_t)pc.file_block, pc.block_offset, pc.length};
+        unsigned node = hal_iop_node(h, home.iop);
+        uint8_t *at = buf + pc.buf_offset;
+        if (!p->is_write) {
+            fw_msg_request_async(c->m, node, FW_SPFS_READ_TYPE, args, NULL, 0, at, pc.length,
+                                 &slot->result, &c->groups[d]);
+        } else if (c->memget_writes) {
+            slot->cp_offset = (uint32_t)pc.buf_offset;
+            fw_msg_request_async(c->m, node, FW_SPFS_WRITE_GET_TYPE, args, &slot->cp_offset,
+                                 sizeof slot->cp_offset, NULL, 0, &slot->result, &c->groups[d]);
+        } else {
+            fw_msg_request_async(c->m, node, FW_SPFS_WRITE_TYPE, args, at, pc.length, NULL, 0,
+                                 &slot->result, &c->groups[d]);
+        }
+        fw_spfs_klimit_sent(c->klimit, d);
+        ++c->stats.requests;
+        if (fw_spfs_klimit_outstanding(c->klimit, d) > c->stats.max_outstanding) {
+            c->stats.max_outstanding = fw_spfs_klimit_outstanding(c->klimit, d);
+        }
+        if (pc.last_of_chunk) {
+            wait_all(c);
+        }
+    }
+    wait_all(c);
+    return c->first_error;
+}
+
+int fw_spfs_sync_all(fw_msg_t *m) {
+    hal_t *h = fw_msg_hal(m);
+    unsigned iops = hal_iop_count(h);
+    unsigned *nodes = (unsigned *)hal_mem_alloc(h, (uint32_t)(sizeof(unsigned) * iops), 8);
+    fw_reply_t *results = (fw_reply_t *)hal_mem_alloc(h, (uint32_t)(sizeof(fw_reply_t) * iops), 8);
+    fw_group_t *group = (fw_group_t *)hal_mem_alloc(h, sizeof *group, 8);
+    if (!nodes || !results || !group) {
+        hal_fail(h, "SPFS: node memory exhausted on the syncing CP");
+        return FW_MSG_ERANGE;
+    }
+    for (unsigned k = 0; k < iops; ++k) {
+        nodes[k] = hal_iop_node(h, k);
+    }
+    fw_group_init(m, group);
+    fw_msg_multicast(m, nodes, iops, FW_SPFS_SYNC_TYPE, NULL, NULL, 0, results, group);
+    int status = fw_group_wait(m, group);
+    for (unsigned k = 0; k < iops && status == FW_MSG_OK; ++k) {
+        status = results[k].status;
+    }
+    hal_mem_free(h, group);
+    hal_mem_free(h, results);
+    hal_mem_free(h, nodes);
+    return status;
+}

@@ -1,0 +1,376 @@
+// Whole-machine SPFS transfers (fs.kind = spfs) on small files: every pattern with
+// the defaults at both record sizes and all layouts, the switches pairwise, K = 1,
+// 4, 8, node grouping, and determinism; every trial byte-verified and its request
+// count checked against the CP request plan. Each trial builds its machine in a
+// forked child (run_isolated).
+#include "fw/pattern.h"
+#include "fw/spfs_plan.h"
+#include "hw/platform/machine.h"
+#include "sim/parameters.h"
+#include "sim/runner/isolated_run.h"
+#include "sim/workload/transfer_trial.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace starfish;
+using nlohmann::json;
+
+namespace {
+
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+// 4 CPs + 4 IOPs on a 3 x 3 torus, a 128 KB file (16 blocks, 4 per disk): 16384
+// 8-byte requests for the record-at-a-time patterns.
+const Settings kSmall = {{"fs.kind", "spfs"},        {"machine.cp_count", "4"},
+                         {"machine.iop_count", "4"}, {"net.width", "3"},
+                         {"net.height", "3"},        {"workload.file_mb", "0.125"}};
+
+const char *const kPatterns[] = {"ra", "rn", "rb", "rc",  "rnb", "rbb", "rcb", "rbc", "rcc", "rcn",
+                                 "wn", "wb", "wc", "wnb", "wbb", "wcb", "wbc", "wcc", "wcn"};
+
+struct Cell {
+    Settings settings;
+    int trial = 0;
+
+    std::string label() const {
+        std::string s = "trial " + std::to_string(trial);
+        for (const auto &[k, v] : settings) {
+            s += " " + k + "=" + v;
+        }
+        return s;
+    }
+    std::string get(const std::string &key, const std::string &def) const {
+        std::string v = def;
+        for (const auto &[k, val] : settings) {
+            if (k == key) {
+                v = val;
+            }
+        }
+        return v;
+    }
+};
+
+Cell cell(Settings base, const Settings &more, int trial = 0) {
+    base.insert(base.end(), more.begin(), more.end());
+    return Cell{base, trial};
+}
+
+config::Config make_config(const Settings &settings) {
+    config::Config cfg(sim::parameter_registry());
+    for (const auto &[k, v] : settings) {
+        cfg.set_from_text(k, v, "test");
+    }
+    cfg.validate();
+    return cfg;
+}
+
+// The block requests the CPs' plans make (fw/spfs_plan.h), and the largest
+// number of them that any one CP has for one file disk in one call.
+uint64_t planned_requests(const config::Config &cfg) {
+    fw_pattern_t p;
+    char msg[200];
+    uint64_t file =
+        static_cast<uint64_t>(std::llround(cfg.get_real("workload.file_mb") * 1048576.0));
+    if (fw_pattern_init(&p, cfg.get_string("workload.pattern").c_str(),
+                        static_cast<uint64_t>(cfg.get_int("workload.record_bytes")), file,
+                        static_cast<uint32_t>(cfg.get_int("machine.cp_count")),
+                        static_cast<uint64_t>(cfg.get_int("workload.cols")), msg,
+                        sizeof msg) != FW_PATTERN_OK) {
+        throw std::runtime_error(msg);
+    }
+    uint64_t n = 0;
+    for (uint32_t cp = 0; cp < p.cp_count; ++cp) {
+        fw_spfs_plan_iter_t it;
+        fw_spfs_piece_t pc;
+        fw_spfs_plan_begin(&it, &p, cp, static_cast<uint32_t>(cfg.get_int("fs.block_bytes")));
+        while (fw_spfs_plan_next(&it, &pc)) {
+            ++n;
+        }
+    }
+    return n;
+}
+
+std::vector<json> run_cells(const std::vector<Cell> &cells) {
+    std::vector<sim::IsolatedJob> jobs;
+    for (const Cell &c : cells) {
+        jobs.push_back([c]() -> json {
+            try {
+                config::Config cfg = make_config(c.settings);
+                json t = sim::run_transfer_trial(cfg, c.trial, {});
+                t["file_bytes"] = std::llround(cfg.get_real("workload.file_mb") * 1048576.0);
+                t["cp_count"] = cfg.get_int("machine.cp_count");
+                t["planned_requests"] = planned_requests(cfg);
+                return t;
+            } catch (const std::exception &e) {
+                return json{{"error", e.what()}};
+            }
+        });
+    }
+    return sim::run_isolated_all(jobs, 2);
+}
+
+// Every byte verified, one request per planned piece, the statistics consistent.
+void expect_verified(const Cell &c, const json &t) {
+    BOOST_TEST_CONTEXT(c.label()) {
+        BOOST_REQUIRE_MESSAGE(!t.contains("error"), t.value("error", ""));
+        BOOST_TEST(t["verified"].get<bool>(), t["check"].value("first_error", ""));
+        uint64_t file = t["file_bytes"].get<uint64_t>();
+        bool all = c.get("workload.pattern", "") == "ra";
+        uint64_t copies = all ? t["cp_count"].get<uint64_t>() : 1;
+        BOOST_TEST(t["check"]["checked_bytes"].get<uint64_t>() == file * copies);
+        BOOST_TEST(t["check"]["bad_bytes"].get<uint64_t>() == 0u);
+        BOOST_TEST(t["elapsed_s"].get<double>() > 0);
+        BOOST_TEST(t["mb_s"].get<double>() ==
+                       file * copies / 1048576.0 / t["elapsed_s"].get<double>(),
+                   boost::test_tools::tolerance(1e-9));
+        const json &fs = t["fs"];
+        uint64_t requests = fs["requests"].get<uint64_t>();
+        BOOST_TEST(requests == t["planned_requests"].get<uint64_t>());
+        uint64_t per_iop = 0;
+        for (const auto &r : fs["requests_per_iop"]) {
+            per_iop += r.get<uint64_t>();
+        }
+        BOOST_TEST(per_iop == requests);
+        bool write = c.get("workload.pattern", "")[0] == 'w';
+        BOOST_TEST(fs[write ? "writes" : "reads"].get<uint64_t>() == requests);
+        BOOST_TEST(fs["cache_hits"].get<uint64_t>() + fs["cache_misses"].get<uint64_t>() >=
+                   requests);
+        BOOST_TEST(fs["prefetches_issued"].get<uint64_t>() ==
+                   fs["prefetches_used"].get<uint64_t>() + fs["prefetches_wasted"].get<uint64_t>());
+        uint64_t blocks = (file + 8191) / 8192;
+        if (write) {
+            // A new file: every block written back once, whole; nothing read.
+            BOOST_TEST(fs["disk_writes"].get<uint64_t>() == blocks);
+            BOOST_TEST(fs["partial_writebacks"].get<uint64_t>() == 0u);
+            BOOST_TEST(fs["installation_reads"].get<uint64_t>() == 0u);
+            BOOST_TEST(fs["disk_reads"].get<uint64_t>() == 0u);
+            BOOST_TEST(fs["prefetches_issued"].get<uint64_t>() == 0u);
+        } else {
+            BOOST_TEST(fs["disk_writes"].get<uint64_t>() == 0u);
+            BOOST_TEST(fs["disk_reads"].get<uint64_t>() >= blocks);
+        }
+        BOOST_TEST(fs["iop_cpu_busy"]["max"].get<double>() > 0);
+        BOOST_TEST(fs["iop_cpu_busy"]["max"].get<double>() <= 1.0);
+    }
+}
+
+void run_and_expect_verified(const std::vector<Cell> &cells) {
+    auto results = run_cells(cells);
+    BOOST_REQUIRE(results.size() == cells.size());
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], results[i]);
+    }
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(spfs_system)
+
+BOOST_AUTO_TEST_CASE(every_pattern_with_the_defaults) {
+    // 19 patterns x 2 record sizes x 3 layouts = 114 trials; trials 0-2 in turn, so
+    // each random layout is drawn anew.
+    std::vector<Cell> cells;
+    for (const char *layout : {"contiguous", "random-blocks", "random-tracks"}) {
+        for (const char *record : {"8", "8192"}) {
+            for (const char *pattern : kPatterns) {
+                cells.push_back(cell(kSmall,
+                                     {{"workload.pattern", pattern},
+                                      {"workload.record_bytes", record},
+                                      {"workload.layout", layout}},
+                                     static_cast<int>(cells.size() % 3)));
+            }
+        }
+    }
+    run_and_expect_verified(cells);
+}
+
+BOOST_AUTO_TEST_CASE(switches_pairwise) {
+    // disk queue x request structure x Memget writes: all 8 combinations on
+    // small-record writes and reads and large-record writes, contiguous and random.
+    const std::vector<Settings> shapes = {
+        {{"workload.pattern", "wc"}, {"workload.record_bytes", "8"}},
+        {{"workload.pattern", "rbc"}, {"workload.record_bytes", "8"}},
+        {{"workload.pattern", "wbb"},
+         {"workload.record_bytes", "8192"},
+         {"workload.layout", "random-blocks"}},
+        {{"workload.pattern", "rb"},
+         {"workload.record_bytes", "8192"},
+         {"workload.layout", "random-tracks"}},
+    };
+    std::vector<Cell> cells;
+    for (const char *queue : {"cscan", "fcfs"}) {
+        for (const char *requests : {"queued", "thread"}) {
+            for (const char *memget : {"false", "true"}) {
+                for (const Settings &shape : shapes) {
+                    Cell c = cell(kSmall, shape, static_cast<int>(cells.size() % 2));
+                    c.settings.insert(c.settings.end(), {{"spfs.disk_queue", queue},
+                                                         {"spfs.requests", requests},
+                                                         {"spfs.memget_writes", memget}});
+                    cells.push_back(c);
+                }
+            }
+        }
+    }
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    // Memget writes change write timing, not reads; thread requests change both.
+    const size_t n = shapes.size();
+    BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[n]["elapsed_s"].get<double>());
+    BOOST_TEST(r[1]["elapsed_s"].get<double>() == r[n + 1]["elapsed_s"].get<double>());
+    BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[2 * n]["elapsed_s"].get<double>());
+}
+
+BOOST_AUTO_TEST_CASE(outstanding_requests_k_1_4_8) {
+    // rn / wn: one CP moves the whole 256 KB file in one call, 8 blocks per disk, so
+    // it keeps exactly K requests per disk outstanding; rb: each CP's chunk has 2
+    // blocks per disk.
+    const Settings file = {{"workload.file_mb", "0.25"}, {"workload.record_bytes", "8192"}};
+    std::vector<Cell> cells;
+    for (const char *pattern : {"rn", "wn", "rb"}) {
+        for (const char *k : {"1", "4", "8"}) {
+            Cell c = cell(kSmall, file);
+            c.settings.insert(c.settings.end(),
+                              {{"workload.pattern", pattern}, {"spfs.outstanding", k}});
+            cells.push_back(c);
+        }
+    }
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+        uint64_t k = std::stoull(cells[i].get("spfs.outstanding", ""));
+        uint64_t per_disk = cells[i].get("workload.pattern", "") == "rb" ? 2 : 8;
+        BOOST_TEST_CONTEXT(cells[i].label()) {
+            BOOST_TEST(r[i]["fs"]["max_outstanding"].get<uint64_t>() == std::min(k, per_disk));
+            BOOST_TEST((r[i]["fs"]["flow_waits"].get<uint64_t>() > 0u) == (k < per_disk));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_small_cache_forces_partial_write_backs_and_installation_reads) {
+    // One buffer per CP per disk with K = 1 (4 per IOP) and the CPs taking turns
+    // (spfs.groups = 1): CP 0 writes every fourth record of all 8 blocks of each
+    // disk, so the cache runs out, the least recently used partly written blocks are
+    // written back early, and the later CPs' writes to them must first read back
+    // what is on disk (installation reads). The file is still exactly right.
+    std::vector<Cell> cells;
+    for (const char *pattern : {"wc", "wcc"}) {
+        cells.push_back(cell(kSmall, {{"workload.pattern", pattern},
+                                      {"workload.record_bytes", "8"},
+                                      {"workload.file_mb", "0.25"},
+                                      {"spfs.outstanding", "1"},
+                                      {"spfs.cache_buffers_per_cp_disk", "1"},
+                                      {"spfs.groups", "1"}}));
+    }
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        BOOST_TEST_CONTEXT(cells[i].label()) {
+            BOOST_REQUIRE_MESSAGE(!r[i].contains("error"), r[i].value("error", ""));
+            BOOST_TEST(r[i]["verified"].get<bool>(), r[i]["check"].value("first_error", ""));
+            const json &fs = r[i]["fs"];
+            BOOST_TEST(fs["partial_writebacks"].get<uint64_t>() > 0u);
+            BOOST_TEST(fs["installation_reads"].get<uint64_t>() > 0u);
+            BOOST_TEST(fs["buffer_waits"].get<uint64_t>() > 0u);
+            // Early write-backs: more disk writes than the 32 blocks.
+            BOOST_TEST(fs["disk_writes"].get<uint64_t>() > 32u);
+            BOOST_TEST(fs["disk_reads"].get<uint64_t>() ==
+                       fs["installation_reads"].get<uint64_t>());
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(node_grouping) {
+    // spfs.groups = G: the CPs take turns in groups of G. Every byte still arrives;
+    // with G = 1 the CPs of rc run one after another.
+    std::vector<Cell> cells;
+    for (const char *g : {"0", "1", "2", "3"}) {
+        cells.push_back(
+            cell(kSmall,
+                 {{"workload.pattern", "rc"}, {"workload.record_bytes", "8"}, {"spfs.groups", g}}));
+        cells.push_back(cell(kSmall, {{"workload.pattern", "wbb"},
+                                      {"workload.record_bytes", "8192"},
+                                      {"workload.layout", "random-blocks"},
+                                      {"spfs.groups", g}}));
+    }
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    BOOST_TEST(r[2]["elapsed_s"].get<double>() != r[0]["elapsed_s"].get<double>());
+}
+
+BOOST_AUTO_TEST_CASE(cells_on_the_default_machine) {
+    // 16 CPs + 16 IOPs on the 6 x 6 torus, 128 cache buffers per IOP.
+    const Settings base = {{"fs.kind", "spfs"}, {"workload.file_mb", "0.125"}};
+    std::vector<Cell> cells = {
+        cell(base, {{"workload.pattern", "ra"}, {"workload.record_bytes", "8192"}}),
+        cell(base, {{"workload.pattern", "wcc"}, {"workload.record_bytes", "8"}}),
+        cell(base,
+             {{"workload.pattern", "rbc"},
+              {"workload.record_bytes", "8192"},
+              {"workload.file_mb", "1"},
+              {"workload.layout", "random-blocks"}},
+             1),
+    };
+    run_and_expect_verified(cells);
+}
+
+BOOST_AUTO_TEST_CASE(same_seed_same_result_other_trials_differ) {
+    const Settings rbc = {{"workload.pattern", "rbc"},
+                          {"workload.record_bytes", "8"},
+                          {"workload.layout", "random-blocks"}};
+    const Settings wb = {{"workload.pattern", "wb"},
+                         {"workload.record_bytes", "8192"},
+                         {"workload.layout", "random-tracks"}};
+    std::vector<Cell> cells = {
+        cell(kSmall, rbc, 0), cell(kSmall, rbc, 0), cell(kSmall, rbc, 1),
+        cell(kSmall, wb, 0),  cell(kSmall, wb, 0),  cell(kSmall, wb, 1),
+    };
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    auto simulated = [](json t) {
+        t.erase("host_cpu_s");
+        return t.dump();
+    };
+    BOOST_TEST(simulated(r[0]) == simulated(r[1]));
+    BOOST_TEST(simulated(r[3]) == simulated(r[4]));
+    BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[2]["elapsed_s"].get<double>());
+    BOOST_TEST(r[3]["elapsed_s"].get<double>() != r[5]["elapsed_s"].get<double>());
+}
+
+BOOST_AUTO_TEST_CASE(impossible_combinations_are_configuration_errors) {
+    auto error_of = [](const Settings &more) -> std::string {
+        Settings s = kSmall;
+        s.insert(s.end(), more.begin(), more.end());
+        try {
+            make_config(s);
+        } catch (const std::exception &e) {
+            return e.what();
+        }
+        return "";
+    };
+    std::string e = error_of({{"spfs.outstanding", "0"}});
+    BOOST_TEST(e.find("spfs.outstanding") != std::string::npos, e);
+    e = error_of({{"spfs.outstanding", "4"}, {"spfs.cache_buffers_per_cp_disk", "3"}});
+    BOOST_TEST(e.find("spfs.cache_buffers_per_cp_disk") != std::string::npos, e);
+    e = error_of({{"spfs.cache_buffers_per_cp_disk", "1000"}, {"machine.node_memory_kb", "1024"}});
+    BOOST_TEST(e.find("machine.node_memory_kb") != std::string::npos, e);
+    e = error_of({{"spfs.outstanding", "100"}});
+    BOOST_TEST(e.find("machine.node_thread_limit") != std::string::npos, e);
+    // The same settings are fine for DDIO, which ignores them.
+    Settings ddio = {
+        {"fs.kind", "ddio"}, {"spfs.outstanding", "4"}, {"spfs.cache_buffers_per_cp_disk", "3"}};
+    BOOST_CHECK_NO_THROW(make_config(ddio));
+    BOOST_TEST(error_of({{"spfs.cache_buffers_per_cp_disk", "4"}}).empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
