@@ -331,6 +331,10 @@ static const fw_param_decl_t fw_params_table[] = {
                  "permutation with queued (batched) Memput/Memget; auto = on when records are "
                  "smaller than a file-system block",
                  "given: docs/reference.md §7 (the mechanism DDIO uses for small records)"),
+    BOOL_PARAM(FW_KEY_TWOPHASE_OVERLAP, 0,
+               "pipeline round r's permutation with round r + 1's file I/O on a second "
+               "collective buffer (ROMIO's pipelined two-phase); needs twophase.buffer_kb",
+               "given: docs/reference.md §6 (off: the paper's 2PIO has one round)", 0u),
 };
 
 const fw_param_decl_t *fw_param_decls(size_t *count) {

@@ -15,10 +15,12 @@ struct fw_twophase {
     fw_msg_barrier_t *barrier;
     fw_twophase_plan_t plan;
     uint32_t aggregator; /* this CP's, or FW_TWOPHASE_NONE */
-    uint8_t *cbuf;       /* collective buffer (aggregators only) */
+    uint8_t *cbuf[2];    /* collective buffers (aggregators; the second with overlap) */
     bool queued;
+    bool overlap;
     uint32_t copy_word_cycles;
     fw_group_t group;
+    uint64_t batches0; /* batches_sent when the permutation in progress started */
     fw_twophase_stats_t stats;
 };
 
@@ -52,12 +54,14 @@ fw_twophase_t *fw_twophase_init(fw_msg_t *m, fw_spfs_client_t *client, const fw_
         return NULL;
     }
     t->aggregator = fw_twophase_cp_aggregator(&t->plan.domain, cp);
-    if (t->aggregator != FW_TWOPHASE_NONE) {
+    t->overlap =
+        hal_config_int(h, FW_KEY_TWOPHASE_OVERLAP) != 0 && fw_twophase_rounds(&t->plan) > 1;
+    for (unsigned i = 0; i < (t->overlap ? 2u : 1u) && t->aggregator != FW_TWOPHASE_NONE; ++i) {
         uint64_t bytes = fw_twophase_buffer_bytes(&t->plan);
-        t->cbuf = bytes <= 0xffffffffu
-                      ? (uint8_t *)hal_mem_alloc(h, (uint32_t)(bytes ? bytes : 4), 64)
-                      : NULL;
-        if (!t->cbuf) {
+        t->cbuf[i] = bytes <= 0xffffffffu
+                         ? (uint8_t *)hal_mem_alloc(h, (uint32_t)(bytes ? bytes : 4), 64)
+                         : NULL;
+        if (!t->cbuf[i]) {
             snprintf(msg, sizeof msg,
                      "2PIO: CP %u's collective buffer of %llu bytes does not fit in node memory "
                      "(lower twophase.buffer_kb or raise machine.node_memory_kb)",
@@ -78,15 +82,15 @@ const fw_twophase_stats_t *fw_twophase_stats(const fw_twophase_t *t) {
 }
 
 /* The aggregator's SPFS calls of one round, one per I/O range. */
-static int io_phase(fw_twophase_t *t, uint32_t round, bool is_write) {
+static int io_phase(fw_twophase_t *t, uint32_t round, bool is_write, uint8_t *cbuf) {
     uint64_t t0 = hal_now_cycles(t->h);
     int status = FW_MSG_OK;
     fw_twophase_io_iter_t it;
     fw_twophase_io_t r;
     fw_twophase_io_begin(&it, &t->plan, round, t->aggregator);
     while (fw_twophase_io_next(&it, &r)) {
-        int st = fw_spfs_client_range(t->client, r.file_offset, r.length, t->cbuf + r.buf_offset,
-                                      is_write);
+        int st =
+            fw_spfs_client_range(t->client, r.file_offset, r.length, cbuf + r.buf_offset, is_write);
         status = status != FW_MSG_OK ? status : st;
         ++t->stats.io_ranges;
     }
@@ -94,17 +98,19 @@ static int io_phase(fw_twophase_t *t, uint32_t round, bool is_write) {
     return status;
 }
 
-/* The aggregator's permutation of one round: reads scatter the collective buffer
- * to the CPs, writes gather it from them. */
-static int permute_phase(fw_twophase_t *t, uint32_t round, uint8_t *buf, bool is_write) {
+/* Starts the aggregator's permutation of one round: reads scatter the collective
+ * buffer to the CPs, writes gather it from them; local pieces are copied at once.
+ * Queued pieces may wait for a batch in flight to their CP. */
+static void permute_issue(fw_twophase_t *t, uint32_t round, uint8_t *buf, bool is_write,
+                          uint8_t *cbuf) {
     hal_t *h = t->h;
     uint64_t t0 = hal_now_cycles(h);
-    uint64_t batches0 = fw_msg_stats(t->m)->batches_sent;
+    t->batches0 = fw_msg_stats(t->m)->batches_sent;
     fw_twophase_piece_iter_t it;
     fw_twophase_piece_t pc;
     fw_twophase_pieces_begin(&it, &t->plan, round, t->aggregator);
     while (fw_twophase_pieces_next(&it, &pc)) {
-        uint8_t *at = t->cbuf + pc.buf_offset;
+        uint8_t *at = cbuf + pc.buf_offset;
         uint32_t off = (uint32_t)pc.cp_offset;
         uint32_t len = (uint32_t)pc.length;
         t->stats.bytes_permuted += pc.length;
@@ -132,17 +138,84 @@ static int permute_phase(fw_twophase_t *t, uint32_t round, uint8_t *buf, bool is
             fw_memput_async(t->m, node, off, at, len, &t->group);
         }
     }
+    if (t->queued) {
+        fw_q_flush(t->m);
+    }
+    t->stats.permute_cycles += hal_now_cycles(h) - t0;
+}
+
+/* Waits until the permutation started last has completed. */
+static int permute_wait(fw_twophase_t *t) {
+    uint64_t t0 = hal_now_cycles(t->h);
     int status = fw_group_wait(t->m, &t->group);
     if (t->queued) {
         int st = fw_q_wait_all(t->m);
         status = status != FW_MSG_OK ? status : st;
     }
-    t->stats.batches_sent += fw_msg_stats(t->m)->batches_sent - batches0;
-    t->stats.permute_cycles += hal_now_cycles(h) - t0;
+    t->stats.batches_sent += fw_msg_stats(t->m)->batches_sent - t->batches0;
+    t->stats.permute_cycles += hal_now_cycles(t->h) - t0;
+    return status;
+}
+
+static int first_error(int a, int b) {
+    return a != FW_MSG_OK ? a : b;
+}
+
+/* twophase.overlap: round r's permutation runs while round r + 1's SPFS calls do,
+ * each on its own collective buffer; one barrier per round. Reads: I/O r; wait
+ * for permutation r - 1; barrier; start permutation r. Writes: gather round 0;
+ * barrier; then start gathering r + 1, write r, wait for the gather; barrier. */
+static int run_overlapped(fw_twophase_t *t, uint8_t *buf) {
+    bool is_write = t->plan.pattern.is_write;
+    bool active = t->aggregator != FW_TWOPHASE_NONE;
+    uint32_t rounds = fw_twophase_rounds(&t->plan);
+    int status = FW_MSG_OK;
+    if (!is_write) {
+        for (uint32_t r = 0; r < rounds; ++r) {
+            ++t->stats.rounds;
+            if (active) {
+                status = first_error(status, io_phase(t, r, false, t->cbuf[r % 2]));
+                if (r > 0) {
+                    status = first_error(status, permute_wait(t));
+                }
+            }
+            fw_msg_barrier_wait(t->m, t->barrier);
+            if (active) {
+                permute_issue(t, r, buf, false, t->cbuf[r % 2]);
+            }
+        }
+        if (active) {
+            status = first_error(status, permute_wait(t));
+        }
+        fw_msg_barrier_wait(t->m, t->barrier);
+        return status;
+    }
+    if (active) {
+        permute_issue(t, 0, buf, true, t->cbuf[0]);
+        status = first_error(status, permute_wait(t));
+    }
+    fw_msg_barrier_wait(t->m, t->barrier);
+    for (uint32_t r = 0; r < rounds; ++r) {
+        ++t->stats.rounds;
+        bool next = r + 1 < rounds;
+        if (active) {
+            if (next) {
+                permute_issue(t, r + 1, buf, true, t->cbuf[(r + 1) % 2]);
+            }
+            status = first_error(status, io_phase(t, r, true, t->cbuf[r % 2]));
+            if (next) {
+                status = first_error(status, permute_wait(t));
+            }
+        }
+        fw_msg_barrier_wait(t->m, t->barrier);
+    }
     return status;
 }
 
 int fw_twophase_run(fw_twophase_t *t, uint8_t *buf) {
+    if (t->overlap) {
+        return run_overlapped(t, buf);
+    }
     bool is_write = t->plan.pattern.is_write;
     bool active = t->aggregator != FW_TWOPHASE_NONE;
     int status = FW_MSG_OK;
@@ -152,21 +225,21 @@ int fw_twophase_run(fw_twophase_t *t, uint8_t *buf) {
         int st = FW_MSG_OK;
         if (!is_write) {
             if (active) {
-                st = io_phase(t, r, false);
+                st = io_phase(t, r, false, t->cbuf[0]);
             }
             fw_msg_barrier_wait(t->m, t->barrier);
             if (active) {
-                int s2 = permute_phase(t, r, buf, false);
-                st = st != FW_MSG_OK ? st : s2;
+                permute_issue(t, r, buf, false, t->cbuf[0]);
+                st = first_error(st, permute_wait(t));
             }
         } else {
             if (active) {
-                st = permute_phase(t, r, buf, true);
+                permute_issue(t, r, buf, true, t->cbuf[0]);
+                st = permute_wait(t);
             }
             fw_msg_barrier_wait(t->m, t->barrier);
             if (active) {
-                int s2 = io_phase(t, r, true);
-                st = st != FW_MSG_OK ? st : s2;
+                st = first_error(st, io_phase(t, r, true, t->cbuf[0]));
             }
         }
         fw_msg_barrier_wait(t->m, t->barrier);

@@ -127,12 +127,18 @@ void add_checks(config::Registry &reg) {
         long long share = (file + a - 1) / a;
         long long buffer = cfg.get_int(FW_KEY_TWOPHASE_BUFFER_KB) * 1024;
         long long collective = buffer != 0 && buffer < share ? buffer : share;
+        // twophase.overlap keeps a second buffer when there is more than one round.
+        if (cfg.get_bool(FW_KEY_TWOPHASE_OVERLAP) && collective < share) {
+            collective *= 2;
+        }
         long long part = cfg.get_string("workload.pattern") == "ra" ? file : (file + cps - 1) / cps;
         long long memory = cfg.get_int("machine.node_memory_kb") * 1024;
         // An eighth of node memory stays for the messaging and SPFS client state.
         if (collective + part > memory - memory / 8) {
             return "the 2PIO collective buffer (" + std::to_string(collective / 1024) +
-                   " KB: twophase.buffer_kb, 0 = the aggregator's share of the file) and the "
+                   " KB: twophase.buffer_kb, 0 = the aggregator's share of the file; twice that "
+                   "with "
+                   "twophase.overlap) and the "
                    "CP's part of the file (" +
                    std::to_string(part / 1024) +
                    " KB) do not fit in seven eighths of machine.node_memory_kb = " +

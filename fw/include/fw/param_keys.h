@@ -105,5 +105,6 @@
 #define FW_KEY_TWOPHASE_INTERMEDIATE "twophase.intermediate"
 #define FW_KEY_TWOPHASE_CYCLIC_KB "twophase.cyclic_kb"
 #define FW_KEY_TWOPHASE_QUEUED "twophase.queued"
+#define FW_KEY_TWOPHASE_OVERLAP "twophase.overlap"
 
 #endif

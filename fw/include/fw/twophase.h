@@ -9,7 +9,8 @@
  * memory copy); barrier. Writes: each aggregator fetches its pieces with Memget
  * (queued for small records); barrier; one SPFS call per I/O range; barrier. The
  * caller's barrier before the first round and its SPFS sync after the last close
- * the collective operation.
+ * the collective operation. twophase.overlap pipelines round r's permutation with
+ * round r + 1's I/O on two collective buffers, one barrier per round.
  */
 #ifndef STARFISH_FW_TWOPHASE_H
 #define STARFISH_FW_TWOPHASE_H
