@@ -10,6 +10,7 @@
 #include "fw/scsi.h"
 #include "fw/spfs.h"
 #include "fw/transfer.h"
+#include "fw/twophase.h"
 #include "hw/data_pattern.h"
 
 #include <stdio.h>
@@ -19,6 +20,32 @@ enum { BARRIER_ALL_NODES = 1, BARRIER_CPS = 2, BARRIER_GROUP_BASE = 16 };
 
 static bool fs_is_spfs(hal_t *h) {
     return strcmp(hal_config_string(h, FW_KEY_FS_KIND), "spfs") == 0;
+}
+
+static bool fs_is_2pio(hal_t *h) {
+    return strcmp(hal_config_string(h, FW_KEY_FS_KIND), "2pio") == 0;
+}
+
+/* SPFS's CP counters and the status, for the harness (docs/spfs.md). */
+static void export_spfs_client(hal_t *h, const fw_spfs_client_t *client, int status) {
+    const fw_spfs_client_stats_t *cs = fw_spfs_client_stats(client);
+    hal_export(h, "spfs.calls", cs->calls);
+    hal_export(h, "spfs.client_requests", cs->requests);
+    hal_export(h, "spfs.flow_waits", cs->flow_waits);
+    hal_export(h, "spfs.max_outstanding", cs->max_outstanding);
+    hal_export(h, "spfs.status", (uint64_t)(int64_t)status);
+}
+
+static void export_twophase(hal_t *h, const fw_twophase_t *t) {
+    const fw_twophase_stats_t *s = fw_twophase_stats(t);
+    hal_export(h, "twophase.io_cycles", s->io_cycles);
+    hal_export(h, "twophase.permute_cycles", s->permute_cycles);
+    hal_export(h, "twophase.rounds", s->rounds);
+    hal_export(h, "twophase.io_ranges", s->io_ranges);
+    hal_export(h, "twophase.bytes_permuted", s->bytes_permuted);
+    hal_export(h, "twophase.local_pieces", s->local_pieces);
+    hal_export(h, "twophase.remote_pieces", s->remote_pieces);
+    hal_export(h, "twophase.batches_sent", s->batches_sent);
 }
 
 /* All nodes meet once before timing starts, so every IOP's services exist before a
@@ -115,14 +142,24 @@ void fw_transfer_cp_main(hal_t *h) {
     }
     fw_msg_barrier_t *barrier = fw_msg_barrier_create(m, BARRIER_CPS, cp_nodes, cps);
     bool spfs = fs_is_spfs(h);
+    bool twophase = fs_is_2pio(h);
     fw_spfs_client_t *client = NULL;
+    fw_twophase_t *tp = NULL;
     fw_msg_barrier_t *group_start = NULL, *group_end = NULL;
-    if (spfs) {
+    if (spfs || twophase) {
         client = fw_spfs_client_init(m);
         if (!client) {
             return;
         }
+    }
+    if (spfs) {
         spfs_group_barriers(m, h, cp, &group_start, &group_end);
+    }
+    if (twophase) {
+        tp = fw_twophase_init(m, client, &p, cp, barrier);
+        if (!tp) {
+            return;
+        }
     }
     start_barrier(m, h);
 
@@ -143,12 +180,17 @@ void fw_transfer_cp_main(hal_t *h) {
             int st = fw_spfs_sync_all(m);
             status = status != FW_MSG_OK ? status : st;
         }
-        const fw_spfs_client_stats_t *cs = fw_spfs_client_stats(client);
-        hal_export(h, "spfs.calls", cs->calls);
-        hal_export(h, "spfs.client_requests", cs->requests);
-        hal_export(h, "spfs.flow_waits", cs->flow_waits);
-        hal_export(h, "spfs.max_outstanding", cs->max_outstanding);
-        hal_export(h, "spfs.status", (uint64_t)(int64_t)status);
+        export_spfs_client(h, client, status);
+    } else if (twophase) {
+        /* The rounds end in a barrier of all CPs: every SPFS reply is in; the IOPs
+         * finish their write-behind and prefetches (docs/reference.md §9), as for SPFS. */
+        status = fw_twophase_run(tp, buf);
+        if (cp == 0) {
+            int st = fw_spfs_sync_all(m);
+            status = status != FW_MSG_OK ? status : st;
+        }
+        export_spfs_client(h, client, status);
+        export_twophase(h, tp);
     } else {
         if (cp == 0) {
             status = fw_ddio_collective(m, &req);
@@ -169,7 +211,7 @@ void fw_transfer_iop_main(hal_t *h) {
     if (!scsi || fw_scsi_init(scsi, h, 0) != 0) {
         hal_fail(h, "transfer: SCSI host adapter 0 unusable");
     }
-    if (fs_is_spfs(h)) {
+    if (fs_is_spfs(h) || fs_is_2pio(h)) {
         if (!fw_spfs_iop_init(m, scsi)) {
             return;
         }

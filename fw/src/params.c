@@ -124,10 +124,11 @@ static const fw_param_decl_t fw_params_table[] = {
               "estimate: as cost.scsi_submit_cycles"),
 
     /* ---- file system and DDIO ---- */
-    STRING_PARAM(FW_KEY_FS_KIND, "ddio", "ddio|spfs",
+    STRING_PARAM(FW_KEY_FS_KIND, "ddio", "ddio|spfs|2pio",
                  "file system that moves the data: ddio = disk-directed I/O (docs/ddio.md), "
-                 "spfs = the traditional parallel file system with IOP caching (docs/spfs.md)",
-                 "given: docs/reference.md §6 (2PIO follows in a later version)"),
+                 "spfs = the traditional parallel file system with IOP caching (docs/spfs.md), "
+                 "2pio = two-phase I/O on the CPs over SPFS (docs/twophase.md)",
+                 "given: docs/reference.md §6"),
     INT_PARAM(FW_KEY_FS_BLOCK_BYTES, 8192, "bytes", 512, 1048576,
               "file-system block; the file is striped block by block over all disks",
               "given: docs/reference.md §2 (8 KB)"),
@@ -309,6 +310,31 @@ static const fw_param_decl_t fw_params_table[] = {
               "IOP disk thread: taking the next request off the queue, its LBA, and the "
               "buffer bookkeeping when it completes (besides the SCSI driver costs)",
               "estimate: calibrated on the contiguous SPFS table (docs/calibration.md)"),
+    /* Two-phase I/O and collective buffering (docs/twophase.md); the defaults are the
+     * paper's 2PIO. */
+    INT_PARAM(FW_KEY_TWOPHASE_AGGREGATORS, 0, "CPs", 0, 65536,
+              "CPs that do the file I/O (ROMIO cb_nodes, Nitzberg's target nodes); 0 = all",
+              "given: docs/reference.md §6 (every CP reads its conforming part)"),
+    INT_PARAM(FW_KEY_TWOPHASE_BUFFER_KB, 0, "KB", 0, 1048576,
+              "collective buffer per aggregator (ROMIO cb_buffer_size): I/O and permutation "
+              "proceed in rounds of this size; 0 = the whole share in one round",
+              "given: docs/reference.md §6 (one round, the paper)"),
+    STRING_PARAM(FW_KEY_TWOPHASE_INTERMEDIATE, "block", "block|file-layout|cyclic",
+                 "intermediate distribution: block = the conforming row-block distribution "
+                 "(CB-B), file-layout = whole-stripe file domains (CB-FL, ROMIO), cyclic = "
+                 "units of twophase.cyclic_kb dealt round-robin (CB-C)",
+                 "given: docs/reference.md §6 (block); Nitzberg 1995 (docs/reference.md §12)"),
+    INT_PARAM(FW_KEY_TWOPHASE_CYCLIC_KB, 64, "KB", 1, 1048576,
+              "cyclic intermediate distribution: the unit dealt to each aggregator in turn",
+              "convention: a few file-system blocks"),
+    STRING_PARAM(FW_KEY_TWOPHASE_QUEUED, "auto", "auto|on|off",
+                 "permutation with queued (batched) Memput/Memget; auto = on when records are "
+                 "smaller than a file-system block",
+                 "given: docs/reference.md §7 (the mechanism DDIO uses for small records)"),
+    BOOL_PARAM(FW_KEY_TWOPHASE_OVERLAP, 0,
+               "pipeline round r's permutation with round r + 1's file I/O on a second "
+               "collective buffer (ROMIO's pipelined two-phase); needs twophase.buffer_kb",
+               "given: docs/reference.md §6 (off: the paper's 2PIO has one round)", 0u),
 };
 
 const fw_param_decl_t *fw_param_decls(size_t *count) {

@@ -121,6 +121,49 @@ static void wait_all(fw_spfs_client_t *c) {
     }
 }
 
+/* Sends one block request (the caller charged the call): waits while K are
+ * outstanding at the block's disk. at is the data (writes) or where the reply's
+ * data land (reads); buf_offset its offset in the registered base (Memget
+ * writes). */
+static int send_block(fw_spfs_client_t *c, uint64_t file_block, uint32_t block_offset,
+                      uint32_t length, uint8_t *at, uint64_t buf_offset, bool is_write,
+                      bool memget_writes) {
+    hal_t *h = c->h;
+    hal_cycles(h, c->request_cycles);
+    fw_spfs_block_home_t home = fw_spfs_block_home(&c->layout, c->iop_count, file_block);
+    uint32_t d = home.file_disk;
+    if (!fw_spfs_klimit_can_send(c->klimit, d)) {
+        ++c->stats.flow_waits;
+        while (!fw_spfs_klimit_can_send(c->klimit, d)) {
+            fw_group_wait_at_most(c->m, &c->groups[d], c->k - 1);
+            reap(c, d);
+        }
+    }
+    client_slot_t *slot = take_slot(c, d);
+    if (!slot) {
+        return FW_MSG_ERANGE;
+    }
+    uint32_t args[FW_MSG_ARGS] = {(uint32_t)file_block, block_offset, length};
+    unsigned node = hal_iop_node(h, home.iop);
+    if (!is_write) {
+        fw_msg_request_async(c->m, node, FW_SPFS_READ_TYPE, args, NULL, 0, at, length,
+                             &slot->result, &c->groups[d]);
+    } else if (memget_writes) {
+        slot->cp_offset = (uint32_t)buf_offset;
+        fw_msg_request_async(c->m, node, FW_SPFS_WRITE_GET_TYPE, args, &slot->cp_offset,
+                             sizeof slot->cp_offset, NULL, 0, &slot->result, &c->groups[d]);
+    } else {
+        fw_msg_request_async(c->m, node, FW_SPFS_WRITE_TYPE, args, at, length, NULL, 0,
+                             &slot->result, &c->groups[d]);
+    }
+    fw_spfs_klimit_sent(c->klimit, d);
+    ++c->stats.requests;
+    if (fw_spfs_klimit_outstanding(c->klimit, d) > c->stats.max_outstanding) {
+        c->stats.max_outstanding = fw_spfs_klimit_outstanding(c->klimit, d);
+    }
+    return FW_MSG_OK;
+}
+
 int fw_spfs_client_run(fw_spfs_client_t *c, const fw_pattern_t *p, unsigned cp, uint8_t *buf) {
     hal_t *h = c->h;
     fw_spfs_plan_iter_t it;
@@ -132,42 +175,41 @@ int fw_spfs_client_run(fw_spfs_client_t *c, const fw_pattern_t *p, unsigned cp, 
             hal_cycles(h, c->call_cycles);
             ++c->stats.calls;
         }
-        hal_cycles(h, c->request_cycles);
-        fw_spfs_block_home_t home = fw_spfs_block_home(&c->layout, c->iop_count, pc.file_block);
-        uint32_t d = home.file_disk;
-        if (!fw_spfs_klimit_can_send(c->klimit, d)) {
-            ++c->stats.flow_waits;
-            while (!fw_spfs_klimit_can_send(c->klimit, d)) {
-                fw_group_wait_at_most(c->m, &c->groups[d], c->k - 1);
-                reap(c, d);
-            }
-        }
-        client_slot_t *slot = take_slot(c, d);
-        if (!slot) {
-            return FW_MSG_ERANGE;
-        }
-        uint32_t args[FW_MSG_ARGS] = {(uint32_t)pc.file_block, pc.block_offset, pc.length};
-        unsigned node = hal_iop_node(h, home.iop);
-        uint8_t *at = buf + pc.buf_offset;
-        if (!p->is_write) {
-            fw_msg_request_async(c->m, node, FW_SPFS_READ_TYPE, args, NULL, 0, at, pc.length,
-                                 &slot->result, &c->groups[d]);
-        } else if (c->memget_writes) {
-            slot->cp_offset = (uint32_t)pc.buf_offset;
-            fw_msg_request_async(c->m, node, FW_SPFS_WRITE_GET_TYPE, args, &slot->cp_offset,
-                                 sizeof slot->cp_offset, NULL, 0, &slot->result, &c->groups[d]);
-        } else {
-            fw_msg_request_async(c->m, node, FW_SPFS_WRITE_TYPE, args, at, pc.length, NULL, 0,
-                                 &slot->result, &c->groups[d]);
-        }
-        fw_spfs_klimit_sent(c->klimit, d);
-        ++c->stats.requests;
-        if (fw_spfs_klimit_outstanding(c->klimit, d) > c->stats.max_outstanding) {
-            c->stats.max_outstanding = fw_spfs_klimit_outstanding(c->klimit, d);
+        int st = send_block(c, pc.file_block, pc.block_offset, pc.length, buf + pc.buf_offset,
+                            pc.buf_offset, p->is_write, c->memget_writes);
+        if (st != FW_MSG_OK) {
+            return st;
         }
         if (pc.last_of_chunk) {
             wait_all(c);
         }
+    }
+    wait_all(c);
+    return c->first_error;
+}
+
+int fw_spfs_client_range(fw_spfs_client_t *c, uint64_t file_offset, uint64_t length, uint8_t *buf,
+                         bool is_write) {
+    c->first_error = FW_MSG_OK;
+    if (length == 0) {
+        return FW_MSG_OK;
+    }
+    hal_cycles(c->h, c->call_cycles);
+    ++c->stats.calls;
+    uint64_t done = 0;
+    while (done < length) {
+        uint64_t at = file_offset + done;
+        uint32_t block_offset = (uint32_t)(at % c->block_bytes);
+        uint64_t n = c->block_bytes - block_offset;
+        if (n > length - done) {
+            n = length - done;
+        }
+        int st = send_block(c, at / c->block_bytes, block_offset, (uint32_t)n, buf + done, 0,
+                            is_write, false);
+        if (st != FW_MSG_OK) {
+            return st;
+        }
+        done += n;
     }
     wait_all(c);
     return c->first_error;

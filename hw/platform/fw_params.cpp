@@ -65,7 +65,7 @@ config::ParamSpec spec_of(const fw_param_decl_t &d) {
 void add_checks(config::Registry &reg) {
     // Combinations the IOPs could not serve, named before anything runs.
     reg.add_check([](const config::Config &cfg) -> std::string {
-        if (cfg.get_string(FW_KEY_FS_KIND) != "spfs") {
+        if (cfg.get_string(FW_KEY_FS_KIND) != "spfs" && cfg.get_string(FW_KEY_FS_KIND) != "2pio") {
             return "";
         }
         long long k = cfg.get_int(FW_KEY_SPFS_OUTSTANDING);
@@ -105,6 +105,46 @@ void add_checks(config::Registry &reg) {
                    "machine.cp_count x machine.disks_per_iop, one per disk), more than "
                    "machine.node_thread_limit = " +
                    std::to_string(limit) + "; raise machine.node_thread_limit";
+        }
+        return "";
+    });
+    reg.add_check([](const config::Config &cfg) -> std::string {
+        // 2PIO: an aggregator holds its collective buffer beside its own part of the
+        // file (ra: the whole file).
+        if (cfg.get_string(FW_KEY_FS_KIND) != "2pio" ||
+            cfg.registry().find("workload.file_mb") == nullptr) {
+            return "";
+        }
+        long long cps = cfg.get_int("machine.cp_count");
+        long long aggregators = cfg.get_int(FW_KEY_TWOPHASE_AGGREGATORS);
+        if (aggregators > cps) {
+            return "twophase.aggregators = " + std::to_string(aggregators) +
+                   " is more than machine.cp_count = " + std::to_string(cps);
+        }
+        long long a = aggregators != 0 ? aggregators : cps;
+        long long file =
+            static_cast<long long>(std::ceil(cfg.get_real("workload.file_mb") * 1048576.0));
+        long long share = (file + a - 1) / a;
+        long long buffer = cfg.get_int(FW_KEY_TWOPHASE_BUFFER_KB) * 1024;
+        long long collective = buffer != 0 && buffer < share ? buffer : share;
+        // twophase.overlap keeps a second buffer when there is more than one round.
+        if (cfg.get_bool(FW_KEY_TWOPHASE_OVERLAP) && collective < share) {
+            collective *= 2;
+        }
+        long long part = cfg.get_string("workload.pattern") == "ra" ? file : (file + cps - 1) / cps;
+        long long memory = cfg.get_int("machine.node_memory_kb") * 1024;
+        // An eighth of node memory stays for the messaging and SPFS client state.
+        if (collective + part > memory - memory / 8) {
+            return "the 2PIO collective buffer (" + std::to_string(collective / 1024) +
+                   " KB: twophase.buffer_kb, 0 = the aggregator's share of the file; twice that "
+                   "with "
+                   "twophase.overlap) and the "
+                   "CP's part of the file (" +
+                   std::to_string(part / 1024) +
+                   " KB) do not fit in seven eighths of machine.node_memory_kb = " +
+                   std::to_string(cfg.get_int("machine.node_memory_kb")) +
+                   "; lower twophase.buffer_kb, raise twophase.aggregators or raise "
+                   "machine.node_memory_kb";
         }
         return "";
     });

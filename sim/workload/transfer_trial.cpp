@@ -140,6 +140,41 @@ json spfs_statistics(platform::Machine &m, double elapsed_s) {
     return fs;
 }
 
+// Two-phase I/O statistics (docs/twophase.md): SPFS's underneath, and per CP the
+// time of its own work in the I/O and permutation phases (max and mean over the
+// CPs, non-aggregators counting 0), bytes permuted, local and remote pieces.
+json twophase_statistics(platform::Machine &m, double elapsed_s, double cpu_hz) {
+    json fs = spfs_statistics(m, elapsed_s);
+    fs["kind"] = "2pio";
+    int cps = m.shape().cp_count;
+    double io_sum = 0, io_max = 0, perm_sum = 0, perm_max = 0;
+    uint64_t bytes = 0, local = 0, remote = 0, batches = 0, ranges = 0, rounds = 0;
+    for (int c = 0; c < cps; ++c) {
+        platform::Node &cp = m.cp(c);
+        double io = static_cast<double>(export_of(cp, "twophase.io_cycles")) / cpu_hz;
+        double perm = static_cast<double>(export_of(cp, "twophase.permute_cycles")) / cpu_hz;
+        io_sum += io;
+        io_max = std::max(io_max, io);
+        perm_sum += perm;
+        perm_max = std::max(perm_max, perm);
+        bytes += export_of(cp, "twophase.bytes_permuted");
+        local += export_of(cp, "twophase.local_pieces");
+        remote += export_of(cp, "twophase.remote_pieces");
+        batches += export_of(cp, "twophase.batches_sent");
+        ranges += export_of(cp, "twophase.io_ranges");
+        rounds = std::max(rounds, export_of(cp, "twophase.rounds"));
+    }
+    fs["io_phase_s"] = {{"max", io_max}, {"mean", cps ? io_sum / cps : 0.0}};
+    fs["permute_phase_s"] = {{"max", perm_max}, {"mean", cps ? perm_sum / cps : 0.0}};
+    fs["rounds"] = rounds;
+    fs["io_ranges"] = ranges;
+    fs["bytes_permuted"] = bytes;
+    fs["local_pieces"] = local;
+    fs["remote_pieces"] = remote;
+    fs["batches_sent"] = batches;
+    return fs;
+}
+
 } // namespace
 
 json run_transfer_trial(const config::Config &cfg, int trial,
@@ -228,6 +263,8 @@ json run_transfer_trial(const config::Config &cfg, int trial,
     }
     if (cfg.get_string("fs.kind") == "spfs") {
         t["fs"] = spfs_statistics(m, elapsed);
+    } else if (cfg.get_string("fs.kind") == "2pio") {
+        t["fs"] = twophase_statistics(m, elapsed, cpu_hz);
     } else {
         json fs{{"blocks", 0}, {"pieces", 0}, {"prefetches", 0}};
         for (int k = 0; k < m.shape().iop_count; ++k) {
@@ -298,6 +335,10 @@ std::string describe_transfer(const config::Config &cfg) {
            << ", " << cfg.get_string("spfs.requests") << " requests"
            << (cfg.get_bool("spfs.memget_writes") ? ", Memget writes" : "")
            << (cfg.get_bool("spfs.prefetch") ? "" : ", no prefetch") << ")";
+    } else if (cfg.get_string("fs.kind") == "2pio") {
+        os << " (" << cfg.get_string("twophase.intermediate") << ", aggregators "
+           << cfg.get_int("twophase.aggregators") << ", buffer "
+           << cfg.get_int("twophase.buffer_kb") << " KB)";
     } else {
         os << (cfg.get_bool("fs.presort") ? " (presort)" : " (no presort)");
     }

@@ -99,4 +99,12 @@
 #define FW_KEY_COST_SPFS_DISKQ_INSERT "cost.spfs_diskq_insert_cycles"
 #define FW_KEY_COST_SPFS_DISK_REQUEST "cost.spfs_disk_request_cycles"
 
+/* Two-phase I/O (fw/src/twophase.c; docs/twophase.md). */
+#define FW_KEY_TWOPHASE_AGGREGATORS "twophase.aggregators"
+#define FW_KEY_TWOPHASE_BUFFER_KB "twophase.buffer_kb"
+#define FW_KEY_TWOPHASE_INTERMEDIATE "twophase.intermediate"
+#define FW_KEY_TWOPHASE_CYCLIC_KB "twophase.cyclic_kb"
+#define FW_KEY_TWOPHASE_QUEUED "twophase.queued"
+#define FW_KEY_TWOPHASE_OVERLAP "twophase.overlap"
+
 #endif

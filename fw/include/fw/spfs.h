@@ -65,6 +65,14 @@ fw_spfs_client_t *fw_spfs_client_init(fw_msg_t *m);
  * reported. */
 int fw_spfs_client_run(fw_spfs_client_t *c, const fw_pattern_t *p, unsigned cp, uint8_t *buf);
 
+/* thread: one file-system call for one contiguous file range, moved between the
+ * file and buf (any node memory: write data always travel in the requests, whatever
+ * spfs.memget_writes says). One request per block the range touches, under the same
+ * flow control as fw_spfs_client_run; returns when every reply is in. Two-phase
+ * I/O's aggregators use it for their collective buffers (fw/twophase.h). */
+int fw_spfs_client_range(fw_spfs_client_t *c, uint64_t file_offset, uint64_t length, uint8_t *buf,
+                         bool is_write);
+
 const fw_spfs_client_stats_t *fw_spfs_client_stats(const fw_spfs_client_t *c);
 
 /* thread: asks every IOP to complete its write-behind and prefetches and waits

@@ -1,0 +1,287 @@
+// Whole-machine two-phase I/O transfers (fs.kind = 2pio) on small files: every
+// pattern at both record sizes on contiguous and random-blocks layouts with the
+// paper's defaults, aggregators 1 / 4 / all x collective buffer 64 KB / whole
+// share x overlap off / on, the other intermediate distributions, configuration
+// errors, and determinism; every trial byte-verified by the harness. Each trial builds its
+// machine in a forked child (run_isolated).
+#include "hw/platform/machine.h"
+#include "sim/parameters.h"
+#include "sim/runner/isolated_run.h"
+#include "sim/workload/transfer_trial.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace starfish;
+using nlohmann::json;
+
+namespace {
+
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+// 4 CPs + 4 IOPs on a 3 x 3 torus, a 256 KB file (32 blocks, 8 per disk).
+const Settings kSmall = {{"fs.kind", "2pio"},        {"machine.cp_count", "4"},
+                         {"machine.iop_count", "4"}, {"net.width", "3"},
+                         {"net.height", "3"},        {"workload.file_mb", "0.25"}};
+
+const char *const kPatterns[] = {"ra", "rn", "rb", "rc",  "rnb", "rbb", "rcb", "rbc", "rcc", "rcn",
+                                 "wn", "wb", "wc", "wnb", "wbb", "wcb", "wbc", "wcc", "wcn"};
+
+struct Cell {
+    Settings settings;
+    int trial = 0;
+
+    std::string label() const {
+        std::string s = "trial " + std::to_string(trial);
+        for (const auto &[k, v] : settings) {
+            s += " " + k + "=" + v;
+        }
+        return s;
+    }
+    std::string get(const std::string &key, const std::string &def) const {
+        std::string v = def;
+        for (const auto &[k, val] : settings) {
+            if (k == key) {
+                v = val;
+            }
+        }
+        return v;
+    }
+};
+
+Cell cell(Settings base, const Settings &more, int trial = 0) {
+    base.insert(base.end(), more.begin(), more.end());
+    return Cell{base, trial};
+}
+
+config::Config make_config(const Settings &settings) {
+    config::Config cfg(sim::parameter_registry());
+    for (const auto &[k, v] : settings) {
+        cfg.set_from_text(k, v, "test");
+    }
+    cfg.validate();
+    return cfg;
+}
+
+std::vector<json> run_cells(const std::vector<Cell> &cells) {
+    std::vector<sim::IsolatedJob> jobs;
+    for (const Cell &c : cells) {
+        jobs.push_back([c]() -> json {
+            try {
+                config::Config cfg = make_config(c.settings);
+                json t = sim::run_transfer_trial(cfg, c.trial, {});
+                t["file_bytes"] = std::llround(cfg.get_real("workload.file_mb") * 1048576.0);
+                t["cp_count"] = cfg.get_int("machine.cp_count");
+                return t;
+            } catch (const std::exception &e) {
+                return json{{"error", e.what()}};
+            }
+        });
+    }
+    return sim::run_isolated_all(jobs, 2);
+}
+
+// Every byte verified; the permutation moved the file once (ra: once per CP); the
+// rounds and the SPFS traffic underneath consistent.
+void expect_verified(const Cell &c, const json &t) {
+    BOOST_TEST_CONTEXT(c.label()) {
+        BOOST_REQUIRE_MESSAGE(!t.contains("error"), t.value("error", ""));
+        BOOST_TEST(t["verified"].get<bool>(), t["check"].value("first_error", ""));
+        uint64_t file = t["file_bytes"].get<uint64_t>();
+        bool all = c.get("workload.pattern", "") == "ra";
+        uint64_t copies = all ? t["cp_count"].get<uint64_t>() : 1;
+        BOOST_TEST(t["check"]["checked_bytes"].get<uint64_t>() == file * copies);
+        BOOST_TEST(t["check"]["bad_bytes"].get<uint64_t>() == 0u);
+        const json &fs = t["fs"];
+        BOOST_TEST(fs["kind"].get<std::string>() == "2pio");
+        BOOST_TEST(fs["bytes_permuted"].get<uint64_t>() == file * copies);
+        BOOST_TEST(fs["local_pieces"].get<uint64_t>() + fs["remote_pieces"].get<uint64_t>() > 0u);
+        uint64_t buffer = std::stoull(c.get("twophase.buffer_kb", "0")) * 1024;
+        uint64_t aggregators = std::stoull(c.get("twophase.aggregators", "0"));
+        if (aggregators == 0) {
+            aggregators = t["cp_count"].get<uint64_t>();
+        }
+        uint64_t share = (file + aggregators - 1) / aggregators;
+        uint64_t rounds = buffer ? (share + buffer - 1) / buffer : 1;
+        if (c.get("twophase.intermediate", "block") == "block") {
+            BOOST_TEST(fs["rounds"].get<uint64_t>() == rounds);
+        }
+        bool write = c.get("workload.pattern", "")[0] == 'w';
+        uint64_t blocks = (file + 8191) / 8192;
+        // The aggregators' SPFS requests cover the file exactly once.
+        BOOST_TEST(fs[write ? "writes" : "reads"].get<uint64_t>() ==
+                   fs["requests"].get<uint64_t>());
+        BOOST_TEST(fs["requests"].get<uint64_t>() >= blocks);
+        if (write) {
+            BOOST_TEST(fs["disk_writes"].get<uint64_t>() == blocks);
+            BOOST_TEST(fs["disk_reads"].get<uint64_t>() == 0u);
+        } else {
+            BOOST_TEST(fs["disk_writes"].get<uint64_t>() == 0u);
+            BOOST_TEST(fs["disk_reads"].get<uint64_t>() >= blocks);
+        }
+        BOOST_TEST(fs["io_phase_s"]["max"].get<double>() > 0);
+        BOOST_TEST(fs["io_phase_s"]["max"].get<double>() >= fs["io_phase_s"]["mean"].get<double>());
+        BOOST_TEST(fs["permute_phase_s"]["max"].get<double>() >=
+                   fs["permute_phase_s"]["mean"].get<double>());
+    }
+}
+
+void run_and_expect_verified(const std::vector<Cell> &cells) {
+    auto results = run_cells(cells);
+    BOOST_REQUIRE(results.size() == cells.size());
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], results[i]);
+    }
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(twophase_system)
+
+BOOST_AUTO_TEST_CASE(every_pattern_with_the_papers_defaults) {
+    // 19 patterns x 2 record sizes x 2 layouts = 76 trials.
+    std::vector<Cell> cells;
+    for (const char *layout : {"contiguous", "random-blocks"}) {
+        for (const char *record : {"8", "8192"}) {
+            for (const char *pattern : kPatterns) {
+                cells.push_back(cell(kSmall,
+                                     {{"workload.pattern", pattern},
+                                      {"workload.record_bytes", record},
+                                      {"workload.layout", layout}},
+                                     static_cast<int>(cells.size() % 2)));
+            }
+        }
+    }
+    run_and_expect_verified(cells);
+}
+
+BOOST_AUTO_TEST_CASE(aggregators_and_collective_buffer) {
+    // Overlap off / on x aggregators 1, 2, 4, all x buffer 64 KB / whole share, on
+    // small- and large-record reads and writes; 64 KB with one aggregator is 4
+    // rounds.
+    const std::vector<Settings> shapes = {
+        {{"workload.pattern", "rc"}, {"workload.record_bytes", "8"}},
+        {{"workload.pattern", "wcc"}, {"workload.record_bytes", "8"}},
+        {{"workload.pattern", "rbc"},
+         {"workload.record_bytes", "8192"},
+         {"workload.layout", "random-blocks"}},
+        {{"workload.pattern", "wb"}, {"workload.record_bytes", "8192"}},
+        {{"workload.pattern", "ra"}, {"workload.record_bytes", "8192"}},
+    };
+    std::vector<Cell> cells;
+    for (const char *overlap : {"false", "true"}) {
+        for (const char *aggregators : {"1", "2", "4", "0"}) {
+            for (const char *buffer : {"64", "0"}) {
+                for (const Settings &shape : shapes) {
+                    Cell c = cell(kSmall, shape);
+                    c.settings.insert(c.settings.end(), {{"twophase.aggregators", aggregators},
+                                                         {"twophase.buffer_kb", buffer},
+                                                         {"twophase.overlap", overlap}});
+                    cells.push_back(c);
+                }
+            }
+        }
+    }
+    auto r = run_cells(cells);
+    BOOST_REQUIRE(r.size() == cells.size());
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    // Overlap changes the phases of multi-round cells (one aggregator, 64 KB: 4
+    // rounds; a write's elapsed time may still be the IOPs' write-behind) and
+    // nothing with one round.
+    const size_t half = cells.size() / 2;
+    auto permute_max = [](const json &t) {
+        return t["fs"]["permute_phase_s"]["max"].get<double>();
+    };
+    for (size_t i = 0; i < shapes.size(); ++i) {
+        BOOST_TEST_CONTEXT(cells[i].label()) {
+            BOOST_TEST(permute_max(r[i]) != permute_max(r[half + i]));
+            size_t one_round = shapes.size() * 7 + i; // all aggregators, whole share
+            BOOST_TEST(r[one_round]["elapsed_s"].get<double>() ==
+                       r[half + one_round]["elapsed_s"].get<double>());
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(intermediate_distributions_and_queued_switch) {
+    std::vector<Cell> cells;
+    for (const char *dist : {"file-layout", "cyclic"}) {
+        for (const char *pattern : {"rc", "wbc", "rb"}) {
+            for (const char *buffer : {"0", "16"}) {
+                for (const char *overlap : {"false", "true"}) {
+                    cells.push_back(cell(kSmall, {{"workload.pattern", pattern},
+                                                  {"workload.record_bytes", "8"},
+                                                  {"twophase.intermediate", dist},
+                                                  {"twophase.cyclic_kb", "16"},
+                                                  {"twophase.aggregators", "3"},
+                                                  {"twophase.buffer_kb", buffer},
+                                                  {"twophase.overlap", overlap}}));
+                }
+            }
+        }
+    }
+    for (const char *queued : {"on", "off"}) {
+        cells.push_back(cell(kSmall, {{"workload.pattern", "wcb"},
+                                      {"workload.record_bytes", "8192"},
+                                      {"twophase.queued", queued}}));
+        cells.push_back(cell(kSmall, {{"workload.pattern", "rcc"},
+                                      {"workload.record_bytes", "8"},
+                                      {"twophase.queued", queued}}));
+    }
+    run_and_expect_verified(cells);
+}
+
+BOOST_AUTO_TEST_CASE(same_seed_same_result) {
+    const Settings rbc = {{"workload.pattern", "rbc"},
+                          {"workload.record_bytes", "8"},
+                          {"workload.layout", "random-blocks"}};
+    const Settings wb = {{"workload.pattern", "wb"},
+                         {"workload.record_bytes", "8192"},
+                         {"twophase.buffer_kb", "64"},
+                         {"workload.layout", "random-blocks"}};
+    std::vector<Cell> cells = {cell(kSmall, rbc, 0), cell(kSmall, rbc, 0), cell(kSmall, rbc, 1),
+                               cell(kSmall, wb, 0), cell(kSmall, wb, 0)};
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    auto simulated = [](json t) {
+        t.erase("host_cpu_s");
+        return t.dump();
+    };
+    BOOST_TEST(simulated(r[0]) == simulated(r[1]));
+    BOOST_TEST(simulated(r[3]) == simulated(r[4]));
+    BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[2]["elapsed_s"].get<double>());
+}
+
+BOOST_AUTO_TEST_CASE(impossible_combinations_are_configuration_errors) {
+    auto error_of = [](const Settings &more) -> std::string {
+        Settings s = kSmall;
+        s.insert(s.end(), more.begin(), more.end());
+        try {
+            make_config(s);
+        } catch (const std::exception &e) {
+            return e.what();
+        }
+        return "";
+    };
+    // A 4 MB file on one aggregator: a 4 MB collective buffer in 4 MB of node memory.
+    std::string e = error_of({{"workload.file_mb", "4"},
+                              {"twophase.aggregators", "1"},
+                              {"machine.node_memory_kb", "4096"}});
+    BOOST_TEST(e.find("twophase.buffer_kb") != std::string::npos, e);
+    e = error_of({{"twophase.aggregators", "5"}});
+    BOOST_TEST(e.find("twophase.aggregators") != std::string::npos, e);
+    BOOST_TEST(error_of({{"workload.file_mb", "4"},
+                         {"twophase.aggregators", "1"},
+                         {"twophase.buffer_kb", "64"},
+                         {"machine.node_memory_kb", "4096"}})
+                   .empty());
+}
+
+BOOST_AUTO_TEST_SUITE_END()
