@@ -1,4 +1,4 @@
-// Host speed of the slowest SPFS cells (SPEC.md §10 table, docs/spfs.md): 8-byte
+// Host speed of the slowest SPFS cells (docs/reference.md §10 table, docs/spfs.md): 8-byte
 // rc, wc, wbc and rcc on the default machine (16 CPs + 16 IOPs, 10 MB file,
 // contiguous layout), one trial each in its own process (SystemC elaborates once
 // per process). Each moves over a million 8-byte requests. Prints wall seconds,

@@ -140,7 +140,7 @@ void fw_msg_register_service(fw_msg_t *m, unsigned type, fw_service_fn fn, void 
 /* Size of the server-thread pool that the first fw_msg_register_service starts
  * (default msg.server_threads). Call before that registration. */
 void fw_msg_set_server_threads(fw_msg_t *m, uint32_t threads);
-/* "Thread requests" (SPEC.md §7): each request of this user type gets a thread of
+/* "Thread requests" (docs/reference.md §7): each request of this user type gets a thread of
  * its own, created by the receive interrupt handler, which copies the request
  * (header and body) onto the new thread's stack (cost.copy_word_cycles per word)
  * and frees the request buffer; the thread runs the service and exits. */

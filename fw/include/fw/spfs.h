@@ -1,4 +1,4 @@
-/* The simple parallel file system, SPFS (SPEC.md §6-§7; Kotz, TOCS 1997, §4): a
+/* The simple parallel file system, SPFS (docs/reference.md §6-§7; Kotz, TOCS 1997, §4): a
  * traditional file system with a Unix-like interface, no collective or strided
  * requests, and a block cache on every IOP. docs/spfs.md.
  *
@@ -18,7 +18,7 @@
  * (fw/spfs_diskq.h: C-SCAN or FCFS), which one permanent thread per local disk
  * serves, one SCSI command at a time. A SYNC request (fw_spfs_sync_all) returns
  * when the IOP's write-behind and prefetches are all done: the end of a run
- * (SPEC.md §9).
+ * (docs/reference.md §9).
  */
 #ifndef STARFISH_FW_SPFS_H
 #define STARFISH_FW_SPFS_H
@@ -106,7 +106,7 @@ static inline uint64_t fw_spfs_cache_buffers(uint64_t per_cp_disk, uint64_t k, u
     return (per_cp_disk ? per_cp_disk : 2 * k) * cps * local_disks;
 }
 
-/* Server threads of the queued-request pool: one per cache buffer (SPEC.md §6), but
+/* Server threads of the queued-request pool: one per cache buffer (docs/reference.md §6), but
  * no more than the requests that can be outstanding at the IOP at once (K per CP
  * per local disk, plus a SYNC): threads beyond that could never run. */
 static inline uint64_t fw_spfs_server_threads(uint64_t buffers, uint64_t k, uint64_t cps,

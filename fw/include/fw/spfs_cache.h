@@ -1,4 +1,4 @@
-/* SPFS IOP block cache, bookkeeping only (SPEC.md §2, §6; Kotz, TOCS 1997, §4):
+/* SPFS IOP block cache, bookkeeping only (docs/reference.md §2, §6; Kotz, TOCS 1997, §4):
  * which block each of N one-block buffers holds, in what state, in LRU order, and
  * which of its bytes have been written. The data bytes themselves live wherever the
  * caller keeps buffer i (e.g. base + i * block_bytes); waiting for a fill or a

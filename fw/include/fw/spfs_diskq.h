@@ -1,4 +1,4 @@
-/* SPFS per-disk request queue (SPEC.md §2, §7; Kotz, TOCS 1997, §4): the IOP's
+/* SPFS per-disk request queue (docs/reference.md §2, §7; Kotz, TOCS 1997, §4): the IOP's
  * request threads push disk requests, the disk's thread pops the next one when the
  * previous request completes. Two disciplines:
  *

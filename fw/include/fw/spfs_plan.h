@@ -1,4 +1,4 @@
-/* SPFS CP client planning (SPEC.md §6; Kotz, TOCS 1997, §4): what requests a CP
+/* SPFS CP client planning (docs/reference.md §6; Kotz, TOCS 1997, §4): what requests a CP
  * sends for its part of a file, where each goes, and the flow control.
  *
  * The application asks for each of its chunks (the largest pieces contiguous in
