@@ -272,21 +272,22 @@ static const fw_param_decl_t fw_params_table[] = {
               "at once)",
               "convention: off, as in the paper; Nitzberg (1995) 'grouping' as a remedy for "
               "cache thrashing (docs/reference.md §12)"),
-    INT_PARAM(FW_KEY_COST_SPFS_CALL, 100, "cycles", 0, 1000000,
+    INT_PARAM(FW_KEY_COST_SPFS_CALL, 550, "cycles", 0, 1000000,
               "CP: entering one file-system call (one contiguous chunk): argument checks, "
               "the open-file entry, the chunk's first block",
-              "estimate: a short library path on a 50 MHz RISC; calibrated on the contiguous "
-              "SPFS table (docs/calibration.md)"),
+              "estimate: calibrated on the contiguous SPFS table: with "
+              "cost.spfs_request_cycles it sets the record-at-a-time 8-byte reads rc, rbc, "
+              "rcc (2.1-3.0 MB/s published; docs/calibration.md)"),
     INT_PARAM(FW_KEY_COST_SPFS_CLIENT_REQUEST, 60, "cycles", 0, 1000000,
               "CP: per block request of a call: the block's disk and IOP, the flow-control "
               "check, a request slot (besides cost.msg_request_call_cycles)",
               "estimate: a division, a table lookup and a counter; calibrated on the "
               "contiguous SPFS table (docs/calibration.md)"),
-    INT_PARAM(FW_KEY_COST_SPFS_REQUEST, 100, "cycles", 0, 1000000,
+    INT_PARAM(FW_KEY_COST_SPFS_REQUEST, 600, "cycles", 0, 1000000,
               "IOP: per request in its server thread: decode, find the block's disk and "
               "local block, dispatch (besides the messaging and thread costs)",
-              "estimate: calibrated on the contiguous SPFS table, chiefly the 8-byte cells "
-              "(docs/calibration.md)"),
+              "estimate: calibrated on the contiguous SPFS table with cost.spfs_call_cycles "
+              "(the 8-byte reads rc, rbc, rcc; docs/calibration.md)"),
     INT_PARAM(FW_KEY_COST_SPFS_CACHE_LOOKUP, 30, "cycles", 0, 1000000,
               "IOP: one cache lookup by (disk, block) (a hash probe), for a request and for "
               "each prefetch check",
@@ -297,11 +298,13 @@ static const fw_param_decl_t fw_params_table[] = {
               "for a miss or prefetch",
               "estimate: a doubly linked list update; calibrated on the contiguous SPFS "
               "table (docs/calibration.md)"),
-    INT_PARAM(FW_KEY_COST_SPFS_WRITE_MARK, 20, "cycles", 0, 1000000,
+    INT_PARAM(FW_KEY_COST_SPFS_WRITE_MARK, 900, "cycles", 0, 1000000,
               "IOP: WriteFull bookkeeping per write request (mark the bytes written, test "
               "for a full block); the data copy is cost.copy_word_cycles per word",
-              "estimate: a bitmap update; calibrated on the contiguous SPFS table "
-              "(docs/calibration.md)"),
+              "estimate: calibrated on the 8-byte write cells wc, wcc, wbc (1.9, 1.6, 0.8 "
+              "MB/s published, against 2.8, 3.0, 2.1 for the reads): far more than a bitmap "
+              "update needs, it stands for whatever made the published small writes slower "
+              "than reads (docs/calibration.md)"),
     INT_PARAM(FW_KEY_COST_SPFS_DISKQ_INSERT, 30, "cycles", 0, 1000000,
               "IOP: putting a disk request on its disk's queue (a sorted insert for CSCAN)",
               "estimate: a short heap insert; calibrated on the contiguous SPFS table "
