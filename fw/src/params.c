@@ -266,6 +266,13 @@ static const fw_param_decl_t fw_params_table[] = {
                "after each read request the IOP reads the next block of the same disk into "
                "its cache if it is not there",
                "given: docs/reference.md §2 (one block ahead on the same disk)", 0u),
+    STRING_PARAM(FW_KEY_SPFS_PREFETCH_WHEN, "request", "request|reply",
+                 "when a read's prefetch is queued: request = as the read request is seen, "
+                 "before any wait for its block; reply = after the reply has been sent (the "
+                 "prefetch then usually lands behind the C-SCAN head)",
+                 "convention: request; the paper says only 'after each read request'. "
+                 "reply matches the published rbb and rbc 8 KB cells but makes rb depend on "
+                 "the disks' rotational phases (docs/spfs.md, docs/calibration.md)"),
     INT_PARAM(FW_KEY_SPFS_GROUPS, 0, "CPs", 0, 4096,
               "node grouping: the CPs take turns in groups of this many consecutive CPs, a "
               "group starting when the previous one has all its replies; 0 = off (all CPs "

@@ -54,7 +54,8 @@ struct fw_spfs_iop {
     uint32_t idle_waiters;
     /* options */
     bool prefetch;
-    bool file_exists; /* before the run the file holds data (read patterns) */
+    bool prefetch_after_reply; /* spfs.prefetch_when = reply */
+    bool file_exists;          /* before the run the file holds data (read patterns) */
     /* costs */
     uint32_t request_cycles;
     uint32_t lookup_cycles;
@@ -205,7 +206,7 @@ static void serve_read(fw_msg_t *m, const fw_request_t *req, void *arg) {
         /* The prefetch decision is made as the read is seen, before any waiting:
          * the next block then joins the disk queue while the head is still short
          * of it (behind a demand read or a prefetch being filled). */
-        if (!prefetched) {
+        if (!prefetched && !io->prefetch_after_reply) {
             maybe_prefetch(io, a.local_disk, a.block);
             prefetched = true;
         }
@@ -221,6 +222,9 @@ static void serve_read(fw_msg_t *m, const fw_request_t *req, void *arg) {
     }
     fw_msg_reply(m, req, FW_MSG_OK, NULL, buf_data(io, b) + a.offset, a.length);
     unpin(io, b);
+    if (io->prefetch_after_reply) {
+        maybe_prefetch(io, a.local_disk, a.block);
+    }
 }
 
 static void serve_write(fw_msg_t *m, const fw_request_t *req, void *arg, bool memget) {
@@ -465,6 +469,8 @@ fw_spfs_iop_t *fw_spfs_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
     io->block_bytes = io->layout.params.block_bytes;
     io->disks = hal_disks_per_iop(h);
     io->prefetch = hal_config_int(h, FW_KEY_SPFS_PREFETCH) != 0;
+    io->prefetch_after_reply =
+        strcmp(hal_config_string(h, FW_KEY_SPFS_PREFETCH_WHEN), "reply") == 0;
     io->request_cycles = cost(h, FW_KEY_COST_SPFS_REQUEST);
     io->lookup_cycles = cost(h, FW_KEY_COST_SPFS_CACHE_LOOKUP);
     io->lru_cycles = cost(h, FW_KEY_COST_SPFS_LRU_UPDATE);

@@ -89,6 +89,7 @@
 #define FW_KEY_SPFS_REQUESTS "spfs.requests"
 #define FW_KEY_SPFS_MEMGET_WRITES "spfs.memget_writes"
 #define FW_KEY_SPFS_PREFETCH "spfs.prefetch"
+#define FW_KEY_SPFS_PREFETCH_WHEN "spfs.prefetch_when"
 #define FW_KEY_SPFS_GROUPS "spfs.groups"
 #define FW_KEY_COST_SPFS_CALL "cost.spfs_call_cycles"
 #define FW_KEY_COST_SPFS_CLIENT_REQUEST "cost.spfs_client_request_cycles"
