@@ -416,6 +416,31 @@ BOOST_AUTO_TEST_CASE(more_segments_keep_an_earlier_stream_cached) {
     BOOST_TEST(one > two + 1000000000ull);                         // a miss: seek back
 }
 
+BOOST_AUTO_TEST_CASE(cache_keep_ahead_releases_what_a_read_skipped) {
+    // Read block 0, then block 4 (the stream has read blocks 1-3 meanwhile), then go
+    // back to block 2: kept by the ring-buffer window, released under "ahead".
+    auto back = [](const std::string &keep) {
+        return sim::run_isolated([keep] {
+            config::Config cfg = default_config();
+            cfg.set("disk.cache_keep", keep, "test");
+            json out;
+            run_rig(cfg, 1, [&](DiskRig &rig) {
+                rig.run(0, HW_SCSI_OP_READ10, 0, 5000, 16, DiskRig::kBufferBase);
+                rig.run(0, HW_SCSI_OP_READ10, 0, 5000 + 4 * 16, 16, DiskRig::kBufferBase);
+                uint64_t t0 = rig.now();
+                rig.run(0, HW_SCSI_OP_READ10, 0, 5000 + 2 * 16, 16, DiskRig::kBufferBase);
+                out["back"] = rig.now() - t0;
+                out["movements"] = rig.disk(0).stats().movements;
+            });
+            return out;
+        });
+    };
+    json window = back("window"), ahead = back("ahead");
+    BOOST_TEST(window["back"].get<uint64_t>() == 21000000ull + 2200000000ull + 791250000ull);
+    BOOST_TEST(ahead["back"].get<uint64_t>() > window["back"].get<uint64_t>() + 1000000000ull);
+    BOOST_TEST(ahead["movements"].get<uint64_t>() > window["movements"].get<uint64_t>());
+}
+
 BOOST_AUTO_TEST_CASE(results_are_deterministic_and_trials_differ) {
     auto times = [](uint64_t trial, bool trace) {
         return sim::run_isolated([trial, trace] {

@@ -41,11 +41,19 @@ void declare_disk_params(config::Registry &reg) {
                  "given: docs/reference.md §3 (2.2 ms read and write, medium confidence)");
     reg.add_int("disk.cache_kb", 128, "KB", {1, 1048576}, "on-board cache",
                 "given: docs/reference.md §3 (128 KB, medium confidence)");
-    reg.add_int("disk.cache_segments", 1, "segments", {1, 64},
-                "read cache segments: one read stream fills one segment, the others keep "
-                "earlier streams' data (LRU)",
-                "estimate: one segment, the simplest reading of docs/reference.md §3; more only help "
-                "interleaved streams (docs/disk.md)");
+    reg.add_int(
+        "disk.cache_segments", 1, "segments", {1, 64},
+        "read cache segments: one read stream fills one segment, the others keep "
+        "earlier streams' data (LRU)",
+        "estimate: one segment, the simplest reading of docs/reference.md §3; more only help "
+        "interleaved streams (docs/disk.md)");
+    reg.add_string("disk.cache_keep", "window", {"window", "ahead"},
+                   "which read-stream data a segment keeps: window = the last segment-size of "
+                   "sectors read (a ring buffer; data the host skipped stays until overwritten), "
+                   "ahead = only sectors past the end of the host's last read from the stream "
+                   "(a read releases everything before it)",
+                   "estimate: window (docs/disk.md, 'Cache'); the paper does not say, and only "
+                   "reads that go back within a stream tell them apart");
     reg.add_bool("disk.readahead", true,
                  "after a read, keep reading the following sectors into the cache across "
                  "tracks and cylinders until the segment is full or a command needs the arm",
@@ -120,6 +128,7 @@ DiskParams DiskParams::from(const config::Config &cfg) {
     p.cache_bytes = static_cast<uint32_t>(cfg.get_int("disk.cache_kb") * 1024);
     p.cache_segments = static_cast<uint32_t>(cfg.get_int("disk.cache_segments"));
     p.readahead = cfg.get_bool("disk.readahead");
+    p.cache_keeps_only_ahead = cfg.get_string("disk.cache_keep") == "ahead";
     p.readahead_stop_on_any_command = cfg.get_string("disk.readahead_stop") == "command";
     p.immediate_report = cfg.get_string("disk.write_report") == "immediate";
     p.write_behind_bytes = static_cast<uint64_t>(cfg.get_int("disk.write_behind_kb")) * 1024u;

@@ -27,6 +27,7 @@ struct DiskParams {
     double controller_overhead_ms = 0;
     uint32_t cache_bytes = 0;
     uint32_t cache_segments = 0;
+    bool cache_keeps_only_ahead = false; // disk.cache_keep = ahead
     bool readahead = true;
     bool readahead_stop_on_any_command = false; // disk.readahead_stop = command
     bool immediate_report = true;               // disk.write_report = immediate

@@ -217,6 +217,9 @@ Hp97560Disk::Window Hp97560Disk::stream_window(uint64_t t) const {
     uint32_t hi = stream_hi(t);
     uint32_t cap = stream_capacity_sectors();
     uint32_t lo = std::max(stream_.first, hi > cap ? hi - cap : 0u);
+    if (params_.cache_keeps_only_ahead) {
+        lo = std::max(lo, stream_.consumed); // the host's reads released what lies before
+    }
     return Window{std::min(lo, hi), hi};
 }
 
