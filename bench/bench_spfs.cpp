@@ -4,44 +4,16 @@
 // per process). Each moves over a million 8-byte requests. Prints wall seconds,
 // simulated seconds, events per wall second and requests per wall second.
 //   bench_spfs [file_mb] [pattern ...]     e.g. bench_spfs 1 rc
-#include "hw/platform/machine.h"
-#include "sim/parameters.h"
-#include "sim/runner/isolated_run.h"
-#include "sim/workload/transfer_trial.h"
+#include "bench/bench_support.h"
 
-#include <chrono>
+#include <systemc> // declares sc_main
+
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
-using namespace starfish;
 using nlohmann::json;
-
-namespace {
-
-json timed_cell(const std::string &pattern, const std::string &file_mb) {
-    return sim::run_isolated([&] {
-        config::Config cfg(sim::parameter_registry());
-        for (const auto &[k, v] :
-             std::vector<std::pair<std::string, std::string>>{{"fs.kind", "spfs"},
-                                                              {"workload.pattern", pattern},
-                                                              {"workload.record_bytes", "8"},
-                                                              {"workload.file_mb", file_mb}}) {
-            cfg.set_from_text(k, v, "bench_spfs");
-        }
-        cfg.validate();
-        auto start = std::chrono::steady_clock::now();
-        json t = sim::run_transfer_trial(cfg, 0, {});
-        double wall =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        return json{{"verified", t["verified"]}, {"wall_s", wall},
-                    {"sim_s", t["sim_s"]},       {"mb_s", t["mb_s"]},
-                    {"events", t["events"]},     {"requests", t["fs"]["requests"]}};
-    });
-}
-
-} // namespace
 
 // The SystemC banner is printed before sc_main runs, so it is switched off by a
 // static initialiser.
@@ -62,11 +34,15 @@ int sc_main(int argc, char *argv[]) {
                 "MB/s (simulated)\n");
     int failed = 0;
     for (const std::string &p : patterns) {
-        json r = timed_cell(p, file_mb);
+        json r = starfish::bench::timed_transfer_cell({{"fs.kind", "spfs"},
+                                                       {"workload.pattern", p},
+                                                       {"workload.record_bytes", "8"},
+                                                       {"workload.file_mb", file_mb}},
+                                                      "bench_spfs");
         double wall = r["wall_s"].get<double>();
         std::printf("%-6s %9.2f %13.4f %10.0f %15.3g %17.3g  %.2f%s\n", (p + " 8").c_str(), wall,
                     r["sim_s"].get<double>(), r["events"].get<double>(),
-                    r["events"].get<double>() / wall, r["requests"].get<double>() / wall,
+                    r["events"].get<double>() / wall, r["fs"]["requests"].get<double>() / wall,
                     r["mb_s"].get<double>(), r["verified"].get<bool>() ? "" : "  DATA WRONG");
         std::fflush(stdout);
         failed += r["verified"].get<bool>() ? 0 : 1;

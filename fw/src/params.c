@@ -345,6 +345,12 @@ static const fw_param_decl_t fw_params_table[] = {
                "pipeline round r's permutation with round r + 1's file I/O on a second "
                "collective buffer (ROMIO's pipelined two-phase); needs twophase.buffer_kb",
                "given: docs/reference.md §6 (off: the paper's 2PIO has one round)", 0u),
+    INT_PARAM(FW_KEY_COST_TWOPHASE_PIECE, 250, "cycles", 0, 1000000,
+              "2PIO aggregator: per remote permutation piece (a run of a range for another "
+              "CP): computing its CP and offset from the pattern and handing it to "
+              "Memput/Memget; a local piece is a plain copy (cost.copy_word_cycles)",
+              "estimate: calibrated on the contiguous 2PIO table, the 8-byte cells rc, rcc, "
+              "rbc, wc, wcc, wbc (12.8-16.5 MB/s published; docs/calibration.md)"),
 };
 
 const fw_param_decl_t *fw_param_decls(size_t *count) {

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* Permutation pieces between two yields of the aggregator's thread. */
+#define YIELD_PIECES 16u
+
 struct fw_twophase {
     fw_msg_t *m;
     hal_t *h;
@@ -19,6 +22,7 @@ struct fw_twophase {
     bool queued;
     bool overlap;
     uint32_t copy_word_cycles;
+    uint32_t piece_cycles;
     fw_group_t group;
     uint64_t batches0; /* batches_sent when the permutation in progress started */
     fw_twophase_stats_t stats;
@@ -73,6 +77,7 @@ fw_twophase_t *fw_twophase_init(fw_msg_t *m, fw_spfs_client_t *client, const fw_
     t->queued = fw_ddio_use_queued(hal_config_string(h, FW_KEY_TWOPHASE_QUEUED), p->record_bytes,
                                    block_bytes);
     t->copy_word_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_COPY_WORD);
+    t->piece_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_TWOPHASE_PIECE);
     fw_group_init(m, &t->group);
     return t;
 }
@@ -108,12 +113,21 @@ static void permute_issue(fw_twophase_t *t, uint32_t round, uint8_t *buf, bool i
     t->batches0 = fw_msg_stats(t->m)->batches_sent;
     fw_twophase_piece_iter_t it;
     fw_twophase_piece_t pc;
+    uint32_t since_yield = 0;
     fw_twophase_pieces_begin(&it, &t->plan, round, t->aggregator);
     while (fw_twophase_pieces_next(&it, &pc)) {
         uint8_t *at = cbuf + pc.buf_offset;
         uint32_t off = (uint32_t)pc.cp_offset;
         uint32_t len = (uint32_t)pc.length;
         t->stats.bytes_permuted += pc.length;
+        /* Threads are not preempted and the CPU takes interrupts only where it
+         * synchronises: without a yield now and then, a CP busy permuting would hold
+         * back the batches and acknowledgements other CPs send it for the whole loop
+         * (milliseconds with small records), stalling their permutations. */
+        if (++since_yield == YIELD_PIECES) {
+            since_yield = 0;
+            hal_yield(h);
+        }
         if (fw_twophase_piece_is_local(&pc)) {
             ++t->stats.local_pieces;
             hal_cycles(h, t->copy_word_cycles * ((len + 3u) / 4u));
@@ -125,6 +139,7 @@ static void permute_issue(fw_twophase_t *t, uint32_t round, uint8_t *buf, bool i
             continue;
         }
         ++t->stats.remote_pieces;
+        hal_cycles(h, t->piece_cycles);
         unsigned node = hal_cp_node(h, pc.cp);
         if (is_write) {
             if (t->queued) {

@@ -1,0 +1,29 @@
+#include "bench/bench_support.h"
+
+#include "sim/parameters.h"
+#include "sim/runner/isolated_run.h"
+#include "sim/workload/transfer_trial.h"
+
+#include <chrono>
+
+namespace starfish::bench {
+
+using nlohmann::json;
+
+json timed_transfer_cell(const Settings &settings, const std::string &origin) {
+    return sim::run_isolated([&] {
+        config::Config cfg(sim::parameter_registry());
+        for (const auto &[k, v] : settings) {
+            cfg.set_from_text(k, v, origin);
+        }
+        cfg.validate();
+        auto start = std::chrono::steady_clock::now();
+        json t = sim::run_transfer_trial(cfg, 0, {});
+        double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        return json{{"verified", t["verified"]}, {"wall_s", wall},        {"sim_s", t["sim_s"]},
+                    {"mb_s", t["mb_s"]},         {"events", t["events"]}, {"fs", t["fs"]}};
+    });
+}
+
+} // namespace starfish::bench
