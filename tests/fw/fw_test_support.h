@@ -3,12 +3,15 @@
 // parameter of the simulator at its registered default (sim::parameter_registry),
 // so firmware tests run with the same values as the machine.
 
+#include "fw/pattern.h"
 #include "hw/config/registry.h"
 #include "hw/platform/fw_params.h"
 #include "sim/parameters.h"
 #include "tests/fw/fake_hal.h"
 
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace starfish::fwtest {
 
@@ -29,6 +32,22 @@ inline std::unique_ptr<FakeMachine> make_machine(const FakeOptions &opts = FakeO
 // The default of an integer parameter (so tests follow the registered values).
 inline long long fw_param(const std::string &key) {
     return sim::parameter_registry().at(key).default_value.get<long long>();
+}
+
+// The CP's part of the file laid out in its buffer as the pattern says, file byte i
+// being file_byte(i).
+template <typename FileByte>
+std::vector<uint8_t> expected_cp_buffer(const fw_pattern_t &p, unsigned cp, FileByte file_byte) {
+    std::vector<uint8_t> out(fw_pattern_cp_bytes(&p, cp));
+    fw_pattern_chunk_iter_t it;
+    fw_pattern_chunk_t ch;
+    fw_pattern_chunks_begin(&it, &p, cp);
+    while (fw_pattern_chunks_next(&it, &ch)) {
+        for (uint64_t i = 0; i < ch.length; ++i) {
+            out[ch.cp_offset + i] = file_byte(ch.file_offset + i);
+        }
+    }
+    return out;
 }
 
 } // namespace starfish::fwtest

@@ -180,16 +180,7 @@ std::vector<uint8_t> expected(const std::string &name, int record, double file_m
     char msg[200];
     fw_pattern_init(&p, name.c_str(), static_cast<uint64_t>(record),
                     static_cast<uint64_t>(file_mb * 1048576.0), cps, 0, msg, sizeof msg);
-    std::vector<uint8_t> out(fw_pattern_cp_bytes(&p, cp));
-    fw_pattern_chunk_iter_t it;
-    fw_pattern_chunk_t c;
-    fw_pattern_chunks_begin(&it, &p, cp);
-    while (fw_pattern_chunks_next(&it, &c)) {
-        for (uint64_t i = 0; i < c.length; ++i) {
-            out[c.cp_offset + i] = file_byte(c.file_offset + i);
-        }
-    }
-    return out;
+    return expected_cp_buffer(p, cp, file_byte);
 }
 
 uint64_t planned(const std::string &name, int record, double file_mb, unsigned cps, unsigned cp) {

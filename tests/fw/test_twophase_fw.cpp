@@ -163,16 +163,7 @@ fw_twophase_plan_t make_plan(const Case &c) {
 
 // The CP's part of the file, laid out in its buffer as the pattern says.
 std::vector<uint8_t> expected_buffer(const fw_pattern_t &p, unsigned cp) {
-    std::vector<uint8_t> out(fw_pattern_cp_bytes(&p, cp));
-    fw_pattern_chunk_iter_t it;
-    fw_pattern_chunk_t ch;
-    fw_pattern_chunks_begin(&it, &p, cp);
-    while (fw_pattern_chunks_next(&it, &ch)) {
-        for (uint64_t i = 0; i < ch.length; ++i) {
-            out[ch.cp_offset + i] = file_byte(ch.file_offset + i);
-        }
-    }
-    return out;
+    return expected_cp_buffer(p, cp, file_byte);
 }
 
 Run run_case(const Case &c, const FakeOptions &base_opts = FakeOptions(), uint64_t delay = 500) {
