@@ -79,7 +79,9 @@ RegisterBus::Result Node::access(bool write, uint32_t addr, uint32_t &value,
                                  sc_core::sc_time &delay) {
     for (const Window &w : windows_) {
         if (addr - w.base < w.size) {
-            tlm::tlm_generic_payload trans;
+            // One payload for every access: constructing one allocates its
+            // extension array, and accesses never nest (b_transport does not wait).
+            tlm::tlm_generic_payload &trans = access_payload_;
             trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
             trans.set_address(addr - w.base);
             trans.set_data_ptr(reinterpret_cast<unsigned char *>(&value));

@@ -100,6 +100,7 @@ private:
     tlm_utils::multi_passthrough_initiator_socket<Node> bus_;
     tlm_utils::simple_initiator_socket<Node> memory_port_; // debug access to memory
     std::vector<Window> windows_;
+    tlm::tlm_generic_payload access_payload_; // reused by access()
     std::unique_ptr<NodeHal> hal_;
 };
 
