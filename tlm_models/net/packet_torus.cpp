@@ -23,11 +23,7 @@ PacketTorus::PacketTorus(sc_core::sc_module_name name, const NetParams &params, 
     dont_initialize();
 }
 
-PacketTorus::~PacketTorus() {
-    for (Worm *w : live_) {
-        delete w;
-    }
-}
+PacketTorus::~PacketTorus() = default;
 
 // ---- flit timing -------------------------------------------------------------------
 
@@ -168,14 +164,26 @@ void PacketTorus::wake_at(int64_t cycle) {
 }
 
 void PacketTorus::accept(int router, Injection &&inj) {
-    auto *w = new Worm;
-    live_.insert(w);
+    Worm *w = nullptr;
+    if (free_worms_.empty()) {
+        worms_.push_back(std::make_unique<Worm>());
+        w = worms_.back().get();
+    } else {
+        w = free_worms_.back();
+        free_worms_.pop_back();
+    }
     w->src = router;
     w->inj = std::move(inj);
     w->last_hop = int(w->inj.path.size()) - 1;
+    w->pending_events = 0;
+    w->delivered = false;
     w->segs.resize(w->inj.path.size());
     for (int h = 0; h <= w->last_hop; ++h) {
         Seg &s = w->segs[h];
+        std::vector<Run> runs = std::move(s.runs);
+        runs.clear(); // keeps its capacity
+        s = Seg{};
+        s.runs = std::move(runs);
         s.worm = w;
         s.hop = h;
         s.channel = w->inj.path[h].channel;
@@ -304,7 +312,8 @@ void PacketTorus::finish(Seg &s, int64_t now) {
 void PacketTorus::step() {
     const int64_t now = now_cycle();
     current_ = now;
-    std::vector<Seg *> checks;
+    std::vector<Seg *> &checks = checks_;
+    checks.clear();
     while (!events_.empty() && events_.top().cycle <= now) {
         Event e = events_.top();
         events_.pop();
@@ -503,8 +512,8 @@ void PacketTorus::step() {
     size_t kept = 0;
     for (Worm *w : graveyard_) {
         if (w->pending_events == 0) {
-            live_.erase(w);
-            delete w;
+            w->inj.pkt.reset();
+            free_worms_.push_back(w);
         } else {
             graveyard_[kept++] = w;
         }
