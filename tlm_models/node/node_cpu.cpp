@@ -49,6 +49,7 @@ struct NodeCpu::Thread {
     size_t activity = 0;
     sc_core::sc_event wake;
     bool finished = false;
+    Thread *next_waiter = nullptr; // behind it in its semaphore's queue
 };
 
 std::vector<std::string> NodeCpu::live_thread_names() const {
@@ -390,6 +391,7 @@ uint32_t NodeCpu::new_semaphore() {
     if (next_sem_ == 0xffffffffu) {
         fail("hal_sem_init: semaphore handles exhausted");
     }
+    sem_waiters_.emplace_back();
     return next_sem_++;
 }
 
@@ -410,7 +412,10 @@ void NodeCpu::sem_wait(uint32_t handle, uint32_t &count) {
         return;
     }
     Thread *self = running_;
-    sem_waiters_[handle].push_back(self);
+    WaitQueue &q = sem_waiters_[handle];
+    self->next_waiter = nullptr;
+    (q.tail != nullptr ? q.tail->next_waiter : q.head) = self;
+    q.tail = self;
     release();
     wait_for_cpu(self); // the post that wakes us hands over its unit
 }
@@ -420,12 +425,12 @@ void NodeCpu::sem_post(uint32_t handle, uint32_t &count) {
         fail("hal_sem_post on a semaphore that hal_sem_init never initialised");
     }
     charge(params_.sem_post_cycles);
-    auto it = sem_waiters_.find(handle);
-    if (it != sem_waiters_.end()) {
-        Thread *t = it->second.front();
-        it->second.pop_front();
-        if (it->second.empty()) {
-            sem_waiters_.erase(it);
+    WaitQueue &q = sem_waiters_[handle];
+    if (q.head != nullptr) {
+        Thread *t = q.head;
+        q.head = t->next_waiter;
+        if (q.head == nullptr) {
+            q.tail = nullptr;
         }
         charge(params_.thread_wakeup_cycles);
         ++wakeups_;

@@ -28,7 +28,6 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace starfish::node {
@@ -170,7 +169,12 @@ private:
     sc_core::sc_event irq_event_;
     uint64_t device_access_delta_ = ~uint64_t(0);
 
-    std::unordered_map<uint32_t, std::deque<Thread *>> sem_waiters_;
+    // FIFO of the threads waiting on a semaphore, linked through Thread::next_waiter.
+    struct WaitQueue {
+        Thread *head = nullptr;
+        Thread *tail = nullptr;
+    };
+    std::vector<WaitQueue> sem_waiters_{1}; // by handle; handle 0 is never issued
     uint32_t next_sem_ = 1;
 
     std::vector<CpuStats::Activity> activities_;
