@@ -378,7 +378,7 @@ void NiCore::rx_command(uint32_t value) {
     m.cookie = rx_cookie_;
     // The client may deposit at once, which may complete and erase m: nothing
     // touches m after handing it the fragments.
-    std::deque<NiFragment> buffered = std::move(m.buffered);
+    std::vector<NiFragment> buffered = std::move(m.buffered);
     m.buffered.clear();
     const uint32_t inflight = m.inflight;
     for (NiFragment &f : buffered) {

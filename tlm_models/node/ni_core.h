@@ -138,8 +138,9 @@ private:
         bool notify = false;
         uint32_t body_addr = 0;
         uint32_t cookie = 0;
-        std::deque<NiFragment> buffered; // waiting for the firmware's answer
-        uint32_t inflight = 0;           // reserved bytes of a first fragment not yet in
+        std::vector<NiFragment> buffered; // waiting for the firmware's answer (a
+                                          // vector: an empty deque allocates)
+        uint32_t inflight = 0;            // reserved bytes of a first fragment not yet in
     };
 
     void fault(uint32_t code, const std::string &reg, const std::string &what);
