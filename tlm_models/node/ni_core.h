@@ -94,6 +94,13 @@ public:
     // The register window (hw/ni_regs.h); violations and programming errors reach
     // Client::ni_fault.
     common::RegisterBlock &registers() { return regs_; }
+    // Registers that only hold an operand of a later TX_PUSH or RX_CMD: a write
+    // to one has no other effect and the core reads them nowhere else, so the CPU
+    // may post such writes (NodeCpu::post_write). TX_COOKIE, an operand too, is
+    // left out: the NI driver (fw/src/ni.c, push) updates state its interrupt
+    // handlers read between writing it and TX_PUSH, and posting it would let a
+    // handler served in that stretch see the update early (docs/node.md).
+    static const std::vector<uint32_t> &postable_registers();
     uint32_t error() const { return error_; }
     bool rx_irq() const;
     bool tx_irq() const;

@@ -3,6 +3,7 @@
 
 #include "tlm_models/common/device_fault.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -152,18 +153,54 @@ void NodeCpu::sync() {
             wait_ps(pending_ps_);
             pending_ps_ = 0;
         }
+        apply_handler_posted();
         return;
     }
     for (;;) {
+        apply_reached_posted();
         serve_interrupts();
         if (pending_ps_ == 0) {
             return;
         }
         uint64_t start = now_ps();
         sc_core::wait(sc_core::sc_time::from_value(pending_ps_), irq_event_);
-        uint64_t spent = now_ps() - start;
-        pending_ps_ = spent >= pending_ps_ ? 0 : pending_ps_ - spent;
+        uint64_t spent = std::min(now_ps() - start, pending_ps_);
+        pending_ps_ -= spent;
+        work_ps_ += spent;
     }
+}
+
+// ---- posted register writes ------------------------------------------------------
+
+bool NodeCpu::post_write(uint32_t addr, uint32_t value) {
+    if (in_handler_) {
+        // Nothing interrupts a handler: its writes apply at its next synchronisation.
+        handler_posted_.push_back({0, addr, value});
+        return true;
+    }
+    if (enabled_mask_ != 0 && first_raised_line() >= 0) {
+        return false;
+    }
+    posted_.push_back({work_ps_ + pending_ps_, addr, value});
+    return true;
+}
+
+void NodeCpu::apply_reached_posted() {
+    while (posted_head_ < posted_.size() && posted_[posted_head_].at_ps <= work_ps_) {
+        const PostedWrite w = posted_[posted_head_++];
+        posted_sink_(w.addr, w.value);
+    }
+    if (posted_head_ == posted_.size() && posted_head_ != 0) {
+        posted_.clear();
+        posted_head_ = 0;
+    }
+}
+
+void NodeCpu::apply_handler_posted() {
+    for (size_t i = 0; i < handler_posted_.size(); ++i) {
+        posted_sink_(handler_posted_[i].addr, handler_posted_[i].value);
+    }
+    handler_posted_.clear();
 }
 
 // ---- interrupts ----------------------------------------------------------------
@@ -228,6 +265,7 @@ void NodeCpu::dispatch(unsigned line) {
     if (pending_ps_ > 0) {
         wait_ps(pending_ps_);
     }
+    apply_handler_posted();
     in_handler_ = false;
     set_activity(interrupted_activity);
     pending_ps_ = interrupted_pending;
