@@ -440,9 +440,23 @@ void NetworkInterface::rx_dma_engine() {
     }
 }
 
+// Most register accesses leave both lines as they are: then drive_irqs, which
+// would write the values the lines hold already, is not run at all. Only when
+// it wrote in this very delta cycle (a value not yet in the lines) it must run
+// again, to write the final one.
+void NetworkInterface::ni_irqs_changed() {
+    if (irq_write_delta_ == sc_core::sc_delta_count() || core_.rx_irq() != irq_rx_written_ ||
+        core_.tx_irq() != irq_tx_written_) {
+        irq_update_.notify();
+    }
+}
+
 void NetworkInterface::drive_irqs() {
-    irq_rx.write(core_.rx_irq());
-    irq_tx.write(core_.tx_irq());
+    irq_rx_written_ = core_.rx_irq();
+    irq_tx_written_ = core_.tx_irq();
+    irq_write_delta_ = sc_core::sc_delta_count();
+    irq_rx.write(irq_rx_written_);
+    irq_tx.write(irq_tx_written_);
 }
 
 } // namespace starfish::node
