@@ -451,7 +451,9 @@ void PacketTorus::step() {
         for (size_t i = 0; i < v.waiting.size(); ++i) {
             const Seg *s = v.waiting[i];
             int key = std::max(0, s->worm->inj.path[s->hop].requester);
-            int rank = ((key - v.last_key - 1) % keys + keys) % keys;
+            // (key - last_key - 1) mod keys; the difference lies in [-keys, keys).
+            int rank = key - v.last_key - 1;
+            rank += rank < 0 ? keys : 0;
             if (rank < best_rank) {
                 best_rank = rank;
                 best = i;
@@ -476,7 +478,8 @@ void PacketTorus::step() {
         }
         int nvc = int(c.vcs.size());
         for (int j = 1; j <= nvc; ++j) {
-            int vc = ((c.last_vc + j) % nvc + nvc) % nvc;
+            int vc = c.last_vc + j; // in [0, 2 nvc): last_vc >= -1, j in 1..nvc
+            vc -= vc >= nvc ? nvc : 0;
             if (c.eligible[vc]) {
                 start(*c.eligible[vc], now);
                 break;

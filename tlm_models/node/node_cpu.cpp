@@ -223,10 +223,17 @@ void NodeCpu::set_handler(unsigned line, Handler handler) {
     handlers_[line] = handler ? std::make_shared<const Handler>(std::move(handler)) : nullptr;
 }
 
+void NodeCpu::start_of_simulation() {
+    irq_level_.clear();
+    for (auto &line : irq) {
+        irq_level_.push_back(&line->read());
+    }
+}
+
 int NodeCpu::first_raised_line() {
     for (uint32_t m = enabled_mask_; m != 0; m &= m - 1) {
         int line = __builtin_ctz(m);
-        if (irq[line].read()) {
+        if (*irq_level_[line]) {
             return line;
         }
     }

@@ -145,6 +145,8 @@ private:
     struct Thread;
     struct ThreadExit {};
 
+    void start_of_simulation() override;
+
     void dispatcher();
     void on_irq_rise();
     void thread_main(const std::shared_ptr<Thread> &t, const Body &body);
@@ -181,6 +183,9 @@ private:
     uint32_t next_thread_id_ = 1;
     size_t live_threads_ = 0;
 
+    // The current value of each line's signal (read() returns a reference to it),
+    // taken once the lines are bound: sampling the lines needs no virtual calls.
+    std::vector<const bool *> irq_level_;
     std::vector<std::shared_ptr<const Handler>> handlers_;
     uint32_t enabled_mask_ = 0;
     sc_core::sc_event irq_event_;
