@@ -8,10 +8,15 @@
 
 namespace starfish::bench {
 
+// Rates per second of the process's CPU time, which a busy host inflates far
+// less than wall time (a process waiting for a core uses none).
 struct KernelRate {
     double thread_switches_per_s = 0; // SC_THREAD pairs waking each other by timed notify
     double method_runs_per_s = 0;     // an SC_METHOD re-notifying itself one time unit on
 };
+
+// CPU seconds used by this process so far (CLOCK_PROCESS_CPUTIME_ID).
+double process_cpu_seconds();
 
 // Runs both loops for `switches` iterations each (the default takes about a second).
 KernelRate measure_kernel_rate(uint64_t switches = 4000000);
