@@ -3,9 +3,11 @@
 // trial each in its own process. The cyclic cells permute over a million 8-byte
 // pieces through queued Memput/Memget batches; ra broadcasts every CP's share to
 // every CP (160 MB delivered). Prints wall seconds, simulated seconds, events per
-// wall second and pieces permuted per wall second.
+// wall second and pieces permuted per wall second, with the SystemC kernel's raw
+// thread-switch rate measured in the same run (bench/kernel_rate.h) as the yardstick.
 //   bench_twophase [file_mb] [pattern[/record_bytes] ...]   e.g. bench_twophase 1 rc wb/8192
 #include "bench/bench_support.h"
+#include "bench/kernel_rate.h"
 
 #include <systemc> // declares sc_main
 
@@ -32,8 +34,10 @@ int sc_main(int argc, char *argv[]) {
     std::printf("2PIO, %s MB file, 16 CPs + 16 IOPs, default configuration (8-byte records "
                 "unless pattern/record_bytes)\n",
                 file_mb.c_str());
-    std::printf("cell          wall s   simulated s     events   events/wall s   pieces/wall s  "
-                "MB/s (simulated)\n");
+    const starfish::bench::KernelRate before = starfish::bench::measure_kernel_rate();
+    starfish::bench::print_kernel_rate("before the cells", before);
+    std::printf("cell          wall s    cpu s   simulated s     events   events/wall s   "
+                "pieces/wall s  MB/s (simulated)  switches per event\n");
     int failed = 0;
     for (const std::string &cell : cells) {
         auto slash = cell.find('/');
@@ -48,12 +52,16 @@ int sc_main(int argc, char *argv[]) {
         double pieces =
             r["fs"]["local_pieces"].get<double>() + r["fs"]["remote_pieces"].get<double>();
         bool ok = r["verified"].get<bool>();
-        std::printf("%-10s %9.2f %13.4f %10.0f %15.3g %15.3g  %.2f%s\n",
-                    (pattern + " " + record).c_str(), wall, r["sim_s"].get<double>(),
-                    r["events"].get<double>(), r["events"].get<double>() / wall, pieces / wall,
-                    r["mb_s"].get<double>(), ok ? "" : "  DATA WRONG");
+        double events = r["events"].get<double>();
+        double switches_per_event =
+            before.thread_switches_per_s * r["cpu_s"].get<double>() / events;
+        std::printf("%-10s %9.2f %8.2f %13.4f %10.0f %15.3g %15.3g %17.2f %19.1f%s\n",
+                    (pattern + " " + record).c_str(), wall, r["cpu_s"].get<double>(),
+                    r["sim_s"].get<double>(), events, events / wall, pieces / wall,
+                    r["mb_s"].get<double>(), switches_per_event, ok ? "" : "  DATA WRONG");
         std::fflush(stdout);
         failed += ok ? 0 : 1;
     }
+    starfish::bench::print_kernel_rate("after the cells", starfish::bench::measure_kernel_rate());
     return failed ? 1 : 0;
 }

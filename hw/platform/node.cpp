@@ -37,7 +37,8 @@ Node::Node(sc_core::sc_module_name name, const NodeSetup &setup, const config::C
     }
     ni_.irq_rx(irq_lines_[HW_IRQ_NI_RX]);
     ni_.irq_tx(irq_lines_[HW_IRQ_NI_TX]);
-    attach_device("ni", HW_NI_BASE, HW_NI_SIZE, ni_.regs, &ni_.fault);
+    attach_device("ni", HW_NI_BASE, HW_NI_SIZE, ni_.regs, &ni_.fault,
+                  node::NiCore::postable_registers());
     RegisterBus &bus = *this;
     hal_ =
         std::make_unique<NodeHal>(identity_of(setup), cfg, HalCosts::from(cfg), cpu_, memory_, bus);
@@ -57,7 +58,17 @@ Node::IrqLine &Node::irq_line(unsigned line) {
 }
 
 void Node::attach_device(const std::string &dev_name, uint32_t base, uint32_t size,
-                         TargetSocket &regs, common::DeviceFaultPort *fault) {
+                         TargetSocket &regs, common::DeviceFaultPort *fault,
+                         const std::vector<uint32_t> &postable) {
+    uint64_t postable_words = 0;
+    for (uint32_t offset : postable) {
+        if (offset % 4 != 0 || offset >= 256 || offset >= size) {
+            throw std::invalid_argument(std::string(name()) + ": device " + dev_name +
+                                        ": postable register offsets must be word offsets "
+                                        "below 256 inside the window");
+        }
+        postable_words |= uint64_t(1) << (offset / 4);
+    }
     if (base < HW_DEV_BASE || size == 0 || uint64_t(base) + size > 0x100000000ull) {
         throw std::invalid_argument(std::string(name()) + ": device " + dev_name +
                                     " window must lie in the device region above HW_DEV_BASE");
@@ -69,7 +80,8 @@ void Node::attach_device(const std::string &dev_name, uint32_t base, uint32_t si
         }
     }
     bus_.bind(regs);
-    windows_.push_back(Window{dev_name, base, size, static_cast<unsigned>(windows_.size())});
+    windows_.push_back(
+        Window{dev_name, base, size, static_cast<unsigned>(windows_.size()), postable_words});
     if (fault != nullptr) {
         fault->bind(device_faults_);
     }
@@ -79,7 +91,9 @@ RegisterBus::Result Node::access(bool write, uint32_t addr, uint32_t &value,
                                  sc_core::sc_time &delay) {
     for (const Window &w : windows_) {
         if (addr - w.base < w.size) {
-            tlm::tlm_generic_payload trans;
+            // One payload for every access: constructing one allocates its
+            // extension array, and accesses never nest (b_transport does not wait).
+            tlm::tlm_generic_payload &trans = access_payload_;
             trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
             trans.set_address(addr - w.base);
             trans.set_data_ptr(reinterpret_cast<unsigned char *>(&value));
@@ -93,6 +107,16 @@ RegisterBus::Result Node::access(bool write, uint32_t addr, uint32_t &value,
         }
     }
     return Result::Unmapped;
+}
+
+bool Node::postable(uint32_t addr) const {
+    for (const Window &w : windows_) {
+        if (addr - w.base < w.size) {
+            uint32_t offset = addr - w.base;
+            return offset < 256 && (w.postable_words >> (offset / 4) & 1) != 0;
+        }
+    }
+    return false;
 }
 
 std::vector<uint8_t> Node::read_memory(uint32_t addr, uint32_t len) {

@@ -63,8 +63,11 @@ public:
     // HW_SCSI_BASE + k * HW_SCSI_STRIDE); register accesses reach regs with the byte
     // offset within the window. `fault` (optional) is the device's fault port: it is
     // bound to device_faults(). Call during elaboration.
+    // postable: offsets (below 256) of the registers whose writes may be posted
+    // (RegisterBus::postable; the device must guarantee what that asks).
     void attach_device(const std::string &name, uint32_t base, uint32_t size, TargetSocket &regs,
-                       common::DeviceFaultPort *fault = nullptr);
+                       common::DeviceFaultPort *fault = nullptr,
+                       const std::vector<uint32_t> &postable = {});
     // Where this node's devices report faults (the NI's port is bound already).
     common::DeviceFaultSink &device_faults() { return device_faults_; }
     const common::DeviceFaultSink &device_faults() const { return device_faults_; }
@@ -87,9 +90,11 @@ private:
         uint32_t base;
         uint32_t size;
         unsigned socket_index;
+        uint64_t postable_words; // bit k: the register at offset 4k is postable
     };
 
     Result access(bool write, uint32_t addr, uint32_t &value, sc_core::sc_time &delay) override;
+    bool postable(uint32_t addr) const override;
 
     NodeSetup setup_;
     common::DeviceFaultSink device_faults_; // outlives the devices that report into it
@@ -100,6 +105,7 @@ private:
     tlm_utils::multi_passthrough_initiator_socket<Node> bus_;
     tlm_utils::simple_initiator_socket<Node> memory_port_; // debug access to memory
     std::vector<Window> windows_;
+    tlm::tlm_generic_payload access_payload_; // reused by access()
     std::unique_ptr<NodeHal> hal_;
 };
 

@@ -17,7 +17,16 @@ std::string hex32(uint32_t v) {
 NodeHal::NodeHal(const NodeIdentity &identity, const config::Config &cfg, const HalCosts &costs,
                  node::NodeCpu &cpu, node::NodeMemory &memory, RegisterBus &bus)
     : hal_{this}, identity_(identity), cfg_(cfg), costs_(costs), cpu_(cpu), memory_(memory),
-      bus_(bus), allocator_(memory.size()) {}
+      bus_(bus), allocator_(memory.size()) {
+    cpu_.set_posted_sink([this](uint32_t addr, uint32_t value) {
+        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+        if (bus_.access(true, addr, value, delay) != RegisterBus::Result::Ok ||
+            delay != sc_core::SC_ZERO_TIME) {
+            fail("hal_reg_write: the posted write to " + hex32(addr) +
+                 " failed or took time (the device's postable registers are wrong)");
+        }
+    });
+}
 
 unsigned NodeHal::cp_node(unsigned k) {
     if (k >= identity_.cp_count) {
@@ -110,6 +119,9 @@ void *NodeHal::mem_ptr(uint32_t addr) {
 void NodeHal::register_access(bool write, uint32_t addr, uint32_t &value) {
     const char *service = write ? "hal_reg_write" : "hal_reg_read";
     cpu_.charge(write ? costs_.reg_write_cycles : costs_.reg_read_cycles);
+    if (write && addr % 4 == 0 && bus_.postable(addr) && cpu_.post_write(addr, value)) {
+        return; // seen by no one before the CPU reaches it (NodeCpu::post_write)
+    }
     // The access is externally visible: it happens when the CPU has caught up.
     cpu_.sync();
     if (addr % 4 != 0) {

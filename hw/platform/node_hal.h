@@ -44,6 +44,10 @@ public:
     virtual ~RegisterBus() = default;
     // One 32-bit access at a node-physical address; delay is the device's annotation.
     virtual Result access(bool write, uint32_t addr, uint32_t &value, sc_core::sc_time &delay) = 0;
+    // Whether a write to this word-aligned address may be posted (NodeCpu::post_write):
+    // a writable register without side effects, with no delay annotation, whose
+    // value its device reads only when a later access from the CPU triggers it.
+    virtual bool postable(uint32_t addr) const = 0;
 };
 
 class NodeHal {

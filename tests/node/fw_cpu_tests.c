@@ -1,6 +1,8 @@
 /* Test firmware for the node CPU model and the HAL binding (tests/node/fw_tests.h). */
 #include "tests/node/fw_tests.h"
 
+#include "hw/ni_regs.h"
+
 #include <stddef.h>
 #include <string.h>
 
@@ -132,6 +134,38 @@ void fwt_irq_latency_main(hal_t *h) {
     hal_export(h, "idle_entry", s.entry);
     hal_export(h, "after_sleep", hal_now_cycles(h));
     hal_export(h, "handled", s.count);
+}
+
+/* ---- posted register writes ------------------------------------------------------ */
+
+typedef struct posted_state {
+    uint32_t seen;
+    uint64_t entry;
+} posted_state_t;
+
+static void posted_handler(hal_t *h, void *arg) {
+    posted_state_t *s = arg;
+    s->entry = hal_now_cycles(h);
+    s->seen = hal_reg_read(h, HW_NI_BASE + HW_NI_REG_TX_DEST);
+    timer_write(h, FWT_TIMER_ACK, 1);
+}
+
+void fwt_posted_writes_main(hal_t *h) {
+    posted_state_t s = {0, 0};
+    uint32_t wr = cost(h, "cost.reg_write_cycles");
+    hal_irq_register(h, FWT_TIMER_IRQ, posted_handler, &s);
+    /* Raised between the second and the third write below. */
+    timer_write(h, FWT_TIMER_FIRE_IN, 2 * wr + wr / 2);
+    uint64_t t_start = hal_now_cycles(h);
+    for (uint32_t v = 1; v <= 5; ++v) {
+        hal_reg_write(h, HW_NI_BASE + HW_NI_REG_TX_DEST, v);
+    }
+    uint32_t last = hal_reg_read(h, HW_NI_BASE + HW_NI_REG_TX_DEST);
+    hal_export(h, "seen_by_handler", s.seen);
+    hal_export(h, "handler_entry", s.entry);
+    hal_export(h, "last", last);
+    hal_export(h, "t_start", t_start);
+    hal_export(h, "t_end", hal_now_cycles(h));
 }
 
 /* ---- semaphores ------------------------------------------------------------------- */

@@ -41,6 +41,10 @@ typedef struct fwt_segment {
 void fwt_busy_main(hal_t *h);
 /* Interrupt latency at a synchronisation point and when idle. */
 void fwt_irq_latency_main(hal_t *h);
+/* Posted register writes (the NI's TX_DEST) around a timer interrupt: exports
+ * seen_by_handler, handler_entry, last (TX_DEST read at the end), t_start (after
+ * arming the timer), t_end (after that read). */
+void fwt_posted_writes_main(hal_t *h);
 /* Semaphores: FIFO wake order, counting, post from a handler. */
 void fwt_sem_main(hal_t *h);
 /* Two threads alternating through hal_yield. */

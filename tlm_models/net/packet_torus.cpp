@@ -23,11 +23,7 @@ PacketTorus::PacketTorus(sc_core::sc_module_name name, const NetParams &params, 
     dont_initialize();
 }
 
-PacketTorus::~PacketTorus() {
-    for (Worm *w : live_) {
-        delete w;
-    }
-}
+PacketTorus::~PacketTorus() = default;
 
 // ---- flit timing -------------------------------------------------------------------
 
@@ -168,14 +164,26 @@ void PacketTorus::wake_at(int64_t cycle) {
 }
 
 void PacketTorus::accept(int router, Injection &&inj) {
-    auto *w = new Worm;
-    live_.insert(w);
+    Worm *w = nullptr;
+    if (free_worms_.empty()) {
+        worms_.push_back(std::make_unique<Worm>());
+        w = worms_.back().get();
+    } else {
+        w = free_worms_.back();
+        free_worms_.pop_back();
+    }
     w->src = router;
     w->inj = std::move(inj);
     w->last_hop = int(w->inj.path.size()) - 1;
+    w->pending_events = 0;
+    w->delivered = false;
     w->segs.resize(w->inj.path.size());
     for (int h = 0; h <= w->last_hop; ++h) {
         Seg &s = w->segs[h];
+        std::vector<Run> runs = std::move(s.runs);
+        runs.clear(); // keeps its capacity
+        s = Seg{};
+        s.runs = std::move(runs);
         s.worm = w;
         s.hop = h;
         s.channel = w->inj.path[h].channel;
@@ -304,7 +312,8 @@ void PacketTorus::finish(Seg &s, int64_t now) {
 void PacketTorus::step() {
     const int64_t now = now_cycle();
     current_ = now;
-    std::vector<Seg *> checks;
+    std::vector<Seg *> &checks = checks_;
+    checks.clear();
     while (!events_.empty() && events_.top().cycle <= now) {
         Event e = events_.top();
         events_.pop();
@@ -442,7 +451,9 @@ void PacketTorus::step() {
         for (size_t i = 0; i < v.waiting.size(); ++i) {
             const Seg *s = v.waiting[i];
             int key = std::max(0, s->worm->inj.path[s->hop].requester);
-            int rank = ((key - v.last_key - 1) % keys + keys) % keys;
+            // (key - last_key - 1) mod keys; the difference lies in [-keys, keys).
+            int rank = key - v.last_key - 1;
+            rank += rank < 0 ? keys : 0;
             if (rank < best_rank) {
                 best_rank = rank;
                 best = i;
@@ -467,7 +478,8 @@ void PacketTorus::step() {
         }
         int nvc = int(c.vcs.size());
         for (int j = 1; j <= nvc; ++j) {
-            int vc = ((c.last_vc + j) % nvc + nvc) % nvc;
+            int vc = c.last_vc + j; // in [0, 2 nvc): last_vc >= -1, j in 1..nvc
+            vc -= vc >= nvc ? nvc : 0;
             if (c.eligible[vc]) {
                 start(*c.eligible[vc], now);
                 break;
@@ -503,8 +515,8 @@ void PacketTorus::step() {
     size_t kept = 0;
     for (Worm *w : graveyard_) {
         if (w->pending_events == 0) {
-            live_.erase(w);
-            delete w;
+            w->inj.pkt.reset();
+            free_worms_.push_back(w);
         } else {
             graveyard_[kept++] = w;
         }

@@ -15,8 +15,8 @@
 #include "tlm_models/net/torus_base.h"
 
 #include <deque>
+#include <memory>
 #include <queue>
-#include <unordered_set>
 #include <vector>
 
 namespace starfish::net {
@@ -131,9 +131,13 @@ private:
     std::vector<Seg *> recompute_;
     std::vector<int> injected_;
     std::vector<Seg *> deliveries_;
-    std::vector<Seg *> arrivals_;     // eject hops whose early_flits crossed last cycle
-    std::vector<Worm *> graveyard_;   // delivered, deleted once no event refers to them
-    std::unordered_set<Worm *> live_; // every worm, for the destructor
+    std::vector<Seg *> arrivals_;   // eject hops whose early_flits crossed last cycle
+    std::vector<Seg *> checks_;     // Check events of the cycle being processed
+    std::vector<Worm *> graveyard_; // delivered, recycled once no event refers to them
+    // Every worm ever made, owned here; the free ones are reused with the capacity
+    // of their hop and run vectors, so a packet costs no allocation in steady state.
+    std::vector<std::unique_ptr<Worm>> worms_;
+    std::vector<Worm *> free_worms_;
 };
 
 } // namespace starfish::net

@@ -72,19 +72,20 @@ bool TorusBase::try_inject(int router, PacketPtr &pkt) {
     if (!pkt) {
         fail("null packet");
     }
-    std::string what = "packet " + std::to_string(pkt->id);
+    // Built only for an error: this runs once per packet.
+    auto what = [&] { return "packet " + std::to_string(pkt->id); };
     if (pkt->src_router != router) {
-        fail(what + " has src_router " + std::to_string(pkt->src_router));
+        fail(what() + " has src_router " + std::to_string(pkt->src_router));
     }
     if (pkt->dst_router < 0 || pkt->dst_router >= topo_.routers()) {
-        fail(what + " to router " + std::to_string(pkt->dst_router) + ": no such router");
+        fail(what() + " to router " + std::to_string(pkt->dst_router) + ": no such router");
     }
     if (endpoints_[pkt->dst_router] == nullptr) {
-        fail(what + " to router " + std::to_string(pkt->dst_router) +
+        fail(what() + " to router " + std::to_string(pkt->dst_router) +
              ", which has no endpoint attached");
     }
     if (pkt->payload.size() > HW_PKT_MAX_PAYLOAD_BYTES) {
-        fail(what + " carries " + std::to_string(pkt->payload.size()) +
+        fail(what() + " carries " + std::to_string(pkt->payload.size()) +
              " payload bytes, more than HW_PKT_MAX_PAYLOAD_BYTES");
     }
     if (queued_[router] >= params_.inject_queue_packets) {

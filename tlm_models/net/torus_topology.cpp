@@ -126,6 +126,7 @@ std::vector<Hop> TorusTopology::route(int src, int dst, int lane) const {
     }
     int lane_vc = ((lane % vcs_) + vcs_) % vcs_;
     std::vector<Hop> path;
+    path.reserve(size_t(2 + hops(src, dst))); // inject, the links, eject
     path.push_back({inject_channel(src), 0, -1});
     int here = src;
     int in_key = kLocal * vcs_total(); // the head waits in the local input, VC 0

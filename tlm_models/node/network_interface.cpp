@@ -156,13 +156,15 @@ void NetworkInterface::tx_engine() {
         const uint32_t body_addr = queued.body_addr;
         const uint32_t body_bytes = queued.body_bytes;
         const uint16_t seq = queued.seq;
-        const std::vector<uint8_t> header = queued.header;
+        uint8_t header[HW_NI_HDR_MAX_BYTES];
+        const uint32_t header_bytes = static_cast<uint32_t>(queued.header.size());
+        std::memcpy(header, queued.header.data(), header_bytes);
 
         uint64_t setup_cycles = params_.descriptor_setup_cycles;
         uint32_t offset = 0;
         bool first = true;
         for (;;) {
-            uint32_t hdr_bytes = first ? static_cast<uint32_t>(header.size()) : 0;
+            uint32_t hdr_bytes = first ? header_bytes : 0;
             uint32_t room = max_payload - HW_NI_FRAME_BYTES - hdr_bytes;
             uint32_t frag = std::min(body_bytes - offset, room);
             bool last = offset + frag == body_bytes;
@@ -198,7 +200,7 @@ void NetworkInterface::tx_engine() {
             put_le32(p + 8, body_bytes);
             put_le32(p + 12, offset);
             if (hdr_bytes > 0) {
-                std::memcpy(p + HW_NI_FRAME_BYTES, header.data(), hdr_bytes);
+                std::memcpy(p + HW_NI_FRAME_BYTES, header, hdr_bytes);
             }
             if (frag > 0) {
                 std::memcpy(p + HW_NI_FRAME_BYTES + hdr_bytes,
@@ -438,9 +440,23 @@ void NetworkInterface::rx_dma_engine() {
     }
 }
 
+// Most register accesses leave both lines as they are: then drive_irqs, which
+// would write the values the lines hold already, is not run at all. Only when
+// it wrote in this very delta cycle (a value not yet in the lines) it must run
+// again, to write the final one.
+void NetworkInterface::ni_irqs_changed() {
+    if (irq_write_delta_ == sc_core::sc_delta_count() || core_.rx_irq() != irq_rx_written_ ||
+        core_.tx_irq() != irq_tx_written_) {
+        irq_update_.notify();
+    }
+}
+
 void NetworkInterface::drive_irqs() {
-    irq_rx.write(core_.rx_irq());
-    irq_tx.write(core_.tx_irq());
+    irq_rx_written_ = core_.rx_irq();
+    irq_tx_written_ = core_.tx_irq();
+    irq_write_delta_ = sc_core::sc_delta_count();
+    irq_rx.write(irq_rx_written_);
+    irq_tx.write(irq_tx_written_);
 }
 
 } // namespace starfish::node

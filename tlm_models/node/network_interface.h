@@ -126,7 +126,7 @@ private:
     void ni_fault(uint32_t code, const std::string &reg, const std::string &what) override {
         error(code, reg, what);
     }
-    void ni_irqs_changed() override { irq_update_.notify(); }
+    void ni_irqs_changed() override;
     void ni_tx_pushed() override { tx_work_.notify(); }
     void ni_rx_space_returned() override;
     void ni_deposit(uint32_t handle, NiFragment &&fragment) override;
@@ -172,6 +172,10 @@ private:
     bool refused_ = false;
 
     sc_core::sc_event irq_update_;
+    // What drive_irqs wrote last, and in which delta cycle.
+    bool irq_rx_written_ = false;
+    bool irq_tx_written_ = false;
+    uint64_t irq_write_delta_ = ~uint64_t(0);
     NetworkInterfaceStats stats_;
 };
 

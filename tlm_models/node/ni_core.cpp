@@ -56,6 +56,14 @@ NiCore::NiCore(const Config &config, Client &client, uint8_t *memory, uint32_t m
     regs_.on_write(HW_NI_REG_RX_CMD, [this](uint32_t v, unsigned) { rx_command(v); });
 }
 
+const std::vector<uint32_t> &NiCore::postable_registers() {
+    static const std::vector<uint32_t> offsets{HW_NI_REG_TX_DEST,       HW_NI_REG_TX_HDR_ADDR,
+                                               HW_NI_REG_TX_HDR_BYTES,  HW_NI_REG_TX_BODY_ADDR,
+                                               HW_NI_REG_TX_BODY_BYTES, HW_NI_REG_RX_BODY_ADDR,
+                                               HW_NI_REG_RX_COOKIE};
+    return offsets;
+}
+
 void NiCore::fault(uint32_t code, const std::string &reg, const std::string &what) {
     if (error_ == HW_NI_ERR_NONE) {
         error_ = code;
@@ -378,7 +386,7 @@ void NiCore::rx_command(uint32_t value) {
     m.cookie = rx_cookie_;
     // The client may deposit at once, which may complete and erase m: nothing
     // touches m after handing it the fragments.
-    std::deque<NiFragment> buffered = std::move(m.buffered);
+    std::vector<NiFragment> buffered = std::move(m.buffered);
     m.buffered.clear();
     const uint32_t inflight = m.inflight;
     for (NiFragment &f : buffered) {

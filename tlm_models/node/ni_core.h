@@ -94,6 +94,13 @@ public:
     // The register window (hw/ni_regs.h); violations and programming errors reach
     // Client::ni_fault.
     common::RegisterBlock &registers() { return regs_; }
+    // Registers that only hold an operand of a later TX_PUSH or RX_CMD: a write
+    // to one has no other effect and the core reads them nowhere else, so the CPU
+    // may post such writes (NodeCpu::post_write). TX_COOKIE, an operand too, is
+    // left out: the NI driver (fw/src/ni.c, push) updates state its interrupt
+    // handlers read between writing it and TX_PUSH, and posting it would let a
+    // handler served in that stretch see the update early (docs/node.md).
+    static const std::vector<uint32_t> &postable_registers();
     uint32_t error() const { return error_; }
     bool rx_irq() const;
     bool tx_irq() const;
@@ -138,8 +145,9 @@ private:
         bool notify = false;
         uint32_t body_addr = 0;
         uint32_t cookie = 0;
-        std::deque<NiFragment> buffered; // waiting for the firmware's answer
-        uint32_t inflight = 0;           // reserved bytes of a first fragment not yet in
+        std::vector<NiFragment> buffered; // waiting for the firmware's answer (a
+                                          // vector: an empty deque allocates)
+        uint32_t inflight = 0;            // reserved bytes of a first fragment not yet in
     };
 
     void fault(uint32_t code, const std::string &reg, const std::string &what);

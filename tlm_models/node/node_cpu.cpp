@@ -3,6 +3,7 @@
 
 #include "tlm_models/common/device_fault.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -49,6 +50,7 @@ struct NodeCpu::Thread {
     size_t activity = 0;
     sc_core::sc_event wake;
     bool finished = false;
+    Thread *next_waiter = nullptr; // behind it in its semaphore's queue
 };
 
 std::vector<std::string> NodeCpu::live_thread_names() const {
@@ -151,18 +153,54 @@ void NodeCpu::sync() {
             wait_ps(pending_ps_);
             pending_ps_ = 0;
         }
+        apply_handler_posted();
         return;
     }
     for (;;) {
+        apply_reached_posted();
         serve_interrupts();
         if (pending_ps_ == 0) {
             return;
         }
         uint64_t start = now_ps();
         sc_core::wait(sc_core::sc_time::from_value(pending_ps_), irq_event_);
-        uint64_t spent = now_ps() - start;
-        pending_ps_ = spent >= pending_ps_ ? 0 : pending_ps_ - spent;
+        uint64_t spent = std::min(now_ps() - start, pending_ps_);
+        pending_ps_ -= spent;
+        work_ps_ += spent;
     }
+}
+
+// ---- posted register writes ------------------------------------------------------
+
+bool NodeCpu::post_write(uint32_t addr, uint32_t value) {
+    if (in_handler_) {
+        // Nothing interrupts a handler: its writes apply at its next synchronisation.
+        handler_posted_.push_back({0, addr, value});
+        return true;
+    }
+    if (enabled_mask_ != 0 && first_raised_line() >= 0) {
+        return false;
+    }
+    posted_.push_back({work_ps_ + pending_ps_, addr, value});
+    return true;
+}
+
+void NodeCpu::apply_reached_posted() {
+    while (posted_head_ < posted_.size() && posted_[posted_head_].at_ps <= work_ps_) {
+        const PostedWrite w = posted_[posted_head_++];
+        posted_sink_(w.addr, w.value);
+    }
+    if (posted_head_ == posted_.size() && posted_head_ != 0) {
+        posted_.clear();
+        posted_head_ = 0;
+    }
+}
+
+void NodeCpu::apply_handler_posted() {
+    for (size_t i = 0; i < handler_posted_.size(); ++i) {
+        posted_sink_(handler_posted_[i].addr, handler_posted_[i].value);
+    }
+    handler_posted_.clear();
 }
 
 // ---- interrupts ----------------------------------------------------------------
@@ -185,10 +223,17 @@ void NodeCpu::set_handler(unsigned line, Handler handler) {
     handlers_[line] = handler ? std::make_shared<const Handler>(std::move(handler)) : nullptr;
 }
 
+void NodeCpu::start_of_simulation() {
+    irq_level_.clear();
+    for (auto &line : irq) {
+        irq_level_.push_back(&line->read());
+    }
+}
+
 int NodeCpu::first_raised_line() {
     for (uint32_t m = enabled_mask_; m != 0; m &= m - 1) {
         int line = __builtin_ctz(m);
-        if (irq[line].read()) {
+        if (*irq_level_[line]) {
             return line;
         }
     }
@@ -227,6 +272,7 @@ void NodeCpu::dispatch(unsigned line) {
     if (pending_ps_ > 0) {
         wait_ps(pending_ps_);
     }
+    apply_handler_posted();
     in_handler_ = false;
     set_activity(interrupted_activity);
     pending_ps_ = interrupted_pending;
@@ -390,6 +436,7 @@ uint32_t NodeCpu::new_semaphore() {
     if (next_sem_ == 0xffffffffu) {
         fail("hal_sem_init: semaphore handles exhausted");
     }
+    sem_waiters_.emplace_back();
     return next_sem_++;
 }
 
@@ -410,7 +457,10 @@ void NodeCpu::sem_wait(uint32_t handle, uint32_t &count) {
         return;
     }
     Thread *self = running_;
-    sem_waiters_[handle].push_back(self);
+    WaitQueue &q = sem_waiters_[handle];
+    self->next_waiter = nullptr;
+    (q.tail != nullptr ? q.tail->next_waiter : q.head) = self;
+    q.tail = self;
     release();
     wait_for_cpu(self); // the post that wakes us hands over its unit
 }
@@ -420,12 +470,12 @@ void NodeCpu::sem_post(uint32_t handle, uint32_t &count) {
         fail("hal_sem_post on a semaphore that hal_sem_init never initialised");
     }
     charge(params_.sem_post_cycles);
-    auto it = sem_waiters_.find(handle);
-    if (it != sem_waiters_.end()) {
-        Thread *t = it->second.front();
-        it->second.pop_front();
-        if (it->second.empty()) {
-            sem_waiters_.erase(it);
+    WaitQueue &q = sem_waiters_[handle];
+    if (q.head != nullptr) {
+        Thread *t = q.head;
+        q.head = t->next_waiter;
+        if (q.head == nullptr) {
+            q.tail = nullptr;
         }
         charge(params_.thread_wakeup_cycles);
         ++wakeups_;

@@ -28,7 +28,6 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace starfish::node {
@@ -114,6 +113,21 @@ public:
     // A device register was accessed in this delta cycle: a line it changes
     // settles one delta later, so interrupts are sampled after that.
     void note_device_access() { device_access_delta_ = sc_core::sc_delta_count(); }
+    // Posted register writes. Some device registers only hold an operand that
+    // the device reads when a later access from this CPU triggers it (the NI's
+    // TX_* operands before TX_PUSH). A write to one is charged like any access but
+    // is no synchronisation point: the CPU applies it through the sink when its
+    // time reaches the write (before serving an interrupt raised later, at the
+    // latest at the next synchronisation), so the device and the handlers see it
+    // at the same simulated time and in the same order as a synchronised write.
+    // The firmware code that follows it up to the next synchronisation runs
+    // without a wait in between, like any code between synchronisation points
+    // (docs/node.md, "Posted register writes"). One wait replaces one per write.
+    // False (post nothing; the caller accesses normally) when an enabled line is
+    // raised, since a synchronisation would serve it before the write.
+    using PostedSink = std::function<void(uint32_t addr, uint32_t value)>;
+    void set_posted_sink(PostedSink sink) { posted_sink_ = std::move(sink); }
+    bool post_write(uint32_t addr, uint32_t value);
 
     // ---- harness ----------------------------------------------------------------
     // "node N: message" of the first fail(), or "" if none.
@@ -131,6 +145,8 @@ private:
     struct Thread;
     struct ThreadExit {};
 
+    void start_of_simulation() override;
+
     void dispatcher();
     void on_irq_rise();
     void thread_main(const std::shared_ptr<Thread> &t, const Body &body);
@@ -144,6 +160,8 @@ private:
     void serve_interrupts();
     void dispatch(unsigned line);
     void wait_ps(uint64_t ps);
+    void apply_reached_posted();
+    void apply_handler_posted();
     void require_thread(const char *service);
     size_t activity_index(const std::string &name);
     void set_activity(size_t activity);
@@ -165,12 +183,31 @@ private:
     uint32_t next_thread_id_ = 1;
     size_t live_threads_ = 0;
 
+    // The current value of each line's signal (read() returns a reference to it),
+    // taken once the lines are bound: sampling the lines needs no virtual calls.
+    std::vector<const bool *> irq_level_;
     std::vector<std::shared_ptr<const Handler>> handlers_;
     uint32_t enabled_mask_ = 0;
     sc_core::sc_event irq_event_;
     uint64_t device_access_delta_ = ~uint64_t(0);
 
-    std::unordered_map<uint32_t, std::deque<Thread *>> sem_waiters_;
+    struct PostedWrite {
+        uint64_t at_ps; // where in the threads' work (work_ps_) the write lies
+        uint32_t addr;
+        uint32_t value;
+    };
+    PostedSink posted_sink_;
+    uint64_t work_ps_ = 0;                    // threads' pending work waited out so far
+    std::vector<PostedWrite> posted_;         // by threads, in order, from posted_head_ on
+    size_t posted_head_ = 0;                  // the first one not applied yet
+    std::vector<PostedWrite> handler_posted_; // by the running handler
+
+    // FIFO of the threads waiting on a semaphore, linked through Thread::next_waiter.
+    struct WaitQueue {
+        Thread *head = nullptr;
+        Thread *tail = nullptr;
+    };
+    std::vector<WaitQueue> sem_waiters_{1}; // by handle; handle 0 is never issued
     uint32_t next_sem_ = 1;
 
     std::vector<CpuStats::Activity> activities_;
