@@ -7,11 +7,17 @@
 #include "sim/report/study_table.h"
 #include "sim/runner/host_clock.h"
 #include "sim/study/study.h"
+#include "sim/study/trial_cache.h"
 #include "sim/workload/workload.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace starfish::sim {
 
@@ -25,7 +31,24 @@ struct StudyCommandOptions {
     std::string csv_path;
     std::string markdown_path;
     int jobs = 0;
+    bool fresh = false;    // run every trial, overwriting its cache entry
+    bool no_cache = false; // neither read nor write the cache
+    std::string cache_dir; // "" = default_trial_cache_dir()
 };
+
+// "1h02m", "3m07s", "12s".
+std::string duration_text(double s) {
+    long t = std::lround(std::max(s, 0.0));
+    char buf[32];
+    if (t >= 3600) {
+        std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    } else if (t >= 60) {
+        std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
+    } else {
+        std::snprintf(buf, sizeof buf, "%lds", t);
+    }
+    return buf;
+}
 
 void write_text(const std::string &path, const std::function<void(std::ostream &)> &fill) {
     std::string tmp = path + ".tmp";
@@ -82,18 +105,43 @@ int run_study_command(const StudyCommandOptions &opts) {
     }
     out << std::flush;
 
+    // The data-corruption test hook changes results without changing the
+    // configuration, so such runs neither read nor fill the cache.
+    const char *corrupt = std::getenv("STARFISH_DEBUG_CORRUPT_DATA");
+    bool use_cache = !opts.no_cache && !(corrupt != nullptr && std::string(corrupt) == "1");
+    std::string cache_dir = opts.cache_dir.empty() ? default_trial_cache_dir() : opts.cache_dir;
+    std::optional<TrialCache> cache;
+    if (use_cache && !cache_dir.empty()) {
+        cache.emplace(cache_dir, simulator_identity());
+        out << "  result cache: " << cache_dir << (opts.fresh ? " (--fresh: every trial runs)" : "")
+            << "\n";
+    }
+    out << std::flush;
+
     auto trial = [](const config::Config &cfg, int t) {
         return workload_kind(cfg.get_string("workload.kind")).run_trial(cfg, t);
     };
-    auto results = run_study(spec, cells, trial, host.parallel,
-                             [&](size_t done, size_t all, size_t cell, const json &result) {
-                                 const auto &kind =
-                                     workload_kind(cells[cell].cfg.get_string("workload.kind"));
-                                 out << "  [" << done << "/" << all << "] "
-                                     << cell_label(cells[cell].overrides) << ": "
-                                     << kind.trial_line(result) << "\n"
-                                     << std::flush;
-                             });
+    StudyRunOptions run;
+    run.jobs = host.parallel;
+    run.cost = [](const config::Config &cfg) {
+        const auto &kind = workload_kind(cfg.get_string("workload.kind"));
+        return kind.cost_estimate ? kind.cost_estimate(cfg) : 1.0;
+    };
+    run.cache = cache ? &*cache : nullptr;
+    run.fresh = opts.fresh;
+    run.on_warning = [](const std::string &w) { std::cerr << "starfish: warning: " << w << "\n"; };
+    run.on_progress = [&](const TrialProgress &p, const json &result) {
+        const auto &kind = workload_kind(cells[p.cell].cfg.get_string("workload.kind"));
+        out << "  [" << p.done << "/" << p.total << "] " << cell_label(cells[p.cell].overrides)
+            << " trial " << p.trial << ": " << kind.trial_line(result);
+        if (p.cached) {
+            out << " (cached)";
+        } else if (p.eta_s >= 0) {
+            out << "  ETA " << duration_text(p.eta_s);
+        }
+        out << "\n" << std::flush;
+    };
+    auto results = run_study(spec, cells, trial, run);
 
     RunResult doc("study", base);
     doc.doc()["study"] = json{{"name", spec.name}, {"description", spec.description}};
@@ -102,6 +150,10 @@ int run_study_command(const StudyCommandOptions &opts) {
     for (const auto &c : results) {
         for (const auto &t : c.trials) {
             all_verified = all_verified && t.value("verified", false);
+            if (t.contains("host") && t["host"].value("cached", false)) {
+                ++host.cached_trials; // measured by an earlier run, not this one
+                continue;
+            }
             host.sim_s += t.value("sim_s", 0.0);
             host.cpu_s += t.value("host_cpu_s", 0.0);
             host.events += t.value("events", 0ull);
@@ -159,6 +211,12 @@ void add_study_command(CLI::App &app, int &exit_status) {
     cmd->add_option("-j,--jobs", opts->jobs,
                     "trials simulated at once (default: workload.jobs, 0 = one per core)")
         ->check(CLI::Range(0, 256));
+    cmd->add_flag("--fresh", opts->fresh,
+                  "run every trial even if its result is cached, and overwrite the cache entry");
+    cmd->add_flag("--no-cache", opts->no_cache, "neither read nor write the result cache");
+    cmd->add_option("--cache-dir", opts->cache_dir,
+                    "result cache directory (default: $STARFISH_CACHE_DIR, else "
+                    "$XDG_CACHE_HOME/starfish/trials, else ~/.cache/starfish/trials)");
     cmd->callback([opts, &exit_status] { exit_status = run_study_command(*opts); });
 }
 

@@ -15,13 +15,17 @@ const char *starfish_version() {
 }
 
 json HostStats::to_json() const {
-    return json{{"wall_s", wall_s},
-                {"sim_s", sim_s},
-                {"cpu_s", cpu_s},
-                {"sim_s_per_wall_s", wall_s > 0 ? sim_s / wall_s : 0.0},
-                {"events", events},
-                {"events_per_wall_s", wall_s > 0 ? static_cast<double>(events) / wall_s : 0.0},
-                {"parallel_trials", parallel}};
+    json out{{"wall_s", wall_s},
+             {"sim_s", sim_s},
+             {"cpu_s", cpu_s},
+             {"sim_s_per_wall_s", wall_s > 0 ? sim_s / wall_s : 0.0},
+             {"events", events},
+             {"events_per_wall_s", wall_s > 0 ? static_cast<double>(events) / wall_s : 0.0},
+             {"parallel_trials", parallel}};
+    if (cached_trials > 0) {
+        out["cached_trials"] = cached_trials;
+    }
+    return out;
 }
 
 std::string HostStats::line() const {
@@ -32,7 +36,12 @@ std::string HostStats::line() const {
                   wall_s, sim_s, wall_s > 0 ? sim_s / wall_s : 0.0, events,
                   wall_s > 0 ? static_cast<double>(events) / wall_s : 0.0, parallel,
                   parallel == 1 ? "" : "es");
-    return buf;
+    std::string text = buf;
+    if (cached_trials > 0) {
+        text += "; " + std::to_string(cached_trials) + " trial" + (cached_trials == 1 ? "" : "s") +
+                " from the cache (not run, not counted)";
+    }
+    return text;
 }
 
 RunResult::RunResult(const std::string &command, const config::Config &cfg) {

@@ -15,6 +15,9 @@ struct HostStats {
     double cpu_s = 0;              // host CPU seconds summed over trial processes
     unsigned long long events = 0; // simulation events (messages, disk requests, ...)
     int parallel = 1;              // trial processes run at once
+    // Trials taken from the study result cache: not run, so not counted in sim_s,
+    // cpu_s or events, which measure this command's own work.
+    size_t cached_trials = 0;
 
     nlohmann::json to_json() const;
     // "host: 1.23 s wall, 0.33 s simulated (0.27 sim s/wall s), ..."

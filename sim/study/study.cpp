@@ -4,9 +4,13 @@
 #include "hw/config/loader.h"
 #include "sim/report/csv.h"
 #include "sim/report/statistics.h"
+#include "sim/runner/host_clock.h"
 #include "sim/runner/isolated_run.h"
+#include "sim/study/trial_cache.h"
 
+#include <algorithm>
 #include <fstream>
+#include <numeric>
 #include <sstream>
 
 namespace starfish::sim {
@@ -228,33 +232,23 @@ std::optional<double> PublishedTable::lookup(const config::Config &cfg) const {
     return std::nullopt;
 }
 
-std::vector<CellResult>
-run_study(const StudySpec &spec, const std::vector<StudyCell> &cells, const TrialFunction &trial,
-          int jobs, const std::function<void(size_t, size_t, size_t, const json &)> &on_progress) {
-    std::vector<IsolatedJob> all_jobs;
-    std::vector<std::pair<size_t, int>> job_cell; // (cell, trial)
-    for (size_t c = 0; c < cells.size(); ++c) {
-        int trials = static_cast<int>(cells[c].cfg.get_int("workload.trials"));
-        for (int t = 0; t < trials; ++t) {
-            const config::Config *cfg = &cells[c].cfg;
-            all_jobs.push_back([cfg, t, &trial] { return trial(*cfg, t); });
-            job_cell.emplace_back(c, t);
-        }
+std::vector<size_t> trial_start_order(const std::vector<double> &costs, int jobs) {
+    std::vector<size_t> order(costs.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    if (jobs > 1) {
+        std::stable_sort(order.begin(), order.end(),
+                         [&](size_t a, size_t b) { return costs[a] > costs[b]; });
     }
-    size_t done = 0;
-    auto results = run_isolated_all(all_jobs, jobs, [&](size_t index, const json &result) {
-        ++done;
-        if (on_progress) {
-            on_progress(done, all_jobs.size(), job_cell[index].first, result);
-        }
-    });
+    return order;
+}
+
+namespace {
+
+std::vector<CellResult> summarise_cells(const StudySpec &spec, const std::vector<StudyCell> &cells,
+                                        std::vector<CellResult> out) {
     std::optional<PublishedTable> table;
     if (spec.compare) {
         table.emplace(*spec.compare);
-    }
-    std::vector<CellResult> out(cells.size());
-    for (size_t i = 0; i < results.size(); ++i) {
-        out[job_cell[i].first].trials.push_back(results[i]);
     }
     for (size_t c = 0; c < cells.size(); ++c) {
         CellResult &r = out[c];
@@ -282,6 +276,115 @@ run_study(const StudySpec &spec, const std::vector<StudyCell> &cells, const Tria
         }
     }
     return out;
+}
+
+} // namespace
+
+std::vector<CellResult> run_study(const StudySpec &spec, const std::vector<StudyCell> &cells,
+                                  const TrialFunction &trial, const StudyRunOptions &options) {
+    struct Item {
+        size_t cell;
+        int trial;
+    };
+    std::vector<Item> items;
+    std::vector<double> cell_cost(cells.size(), 1.0);
+    for (size_t c = 0; c < cells.size(); ++c) {
+        if (options.cost) {
+            cell_cost[c] = std::max(options.cost(cells[c].cfg), 1e-9);
+        }
+        int trials = static_cast<int>(cells[c].cfg.get_int("workload.trials"));
+        for (int t = 0; t < trials; ++t) {
+            items.push_back(Item{c, t});
+        }
+    }
+    auto warn = [&](const std::string &w) {
+        if (!w.empty() && options.on_warning) {
+            options.on_warning(w);
+        }
+    };
+    std::vector<json> results(items.size());
+    std::vector<size_t> missing;
+    size_t done = 0;
+    auto report = [&](size_t i, bool cached, double eta_s) {
+        if (options.on_progress) {
+            options.on_progress(
+                TrialProgress{done, items.size(), items[i].cell, items[i].trial, cached, eta_s},
+                results[i]);
+        }
+    };
+    for (size_t i = 0; i < items.size(); ++i) {
+        std::optional<json> hit;
+        if (options.cache != nullptr && !options.fresh) {
+            std::string warning;
+            hit = options.cache->load(cells[items[i].cell].cfg, items[i].trial, warning);
+            warn(warning);
+        }
+        if (!hit) {
+            missing.push_back(i);
+            continue;
+        }
+        results[i] = std::move(*hit);
+        // Host-speed fields were measured by the run that filled the cache.
+        results[i]["host"] = json{{"cached", true}};
+        ++done;
+        report(i, true, -1);
+    }
+
+    std::vector<double> costs;
+    for (size_t i : missing) {
+        costs.push_back(cell_cost[items[i].cell]);
+    }
+    std::vector<IsolatedJob> jobs;
+    std::vector<size_t> job_item;
+    double remaining_cost = 0;
+    for (size_t k : trial_start_order(costs, options.jobs)) {
+        size_t i = missing[k];
+        const config::Config *cfg = &cells[items[i].cell].cfg;
+        int t = items[i].trial;
+        jobs.push_back([cfg, t, &trial] { return trial(*cfg, t); });
+        job_item.push_back(i);
+        remaining_cost += costs[k];
+    }
+    HostClock clock;
+    double finished_cost = 0;
+    auto ran = run_isolated_all(jobs, options.jobs, [&](size_t j, const json &result) {
+        size_t i = job_item[j];
+        results[i] = result;
+        if (options.cache != nullptr) {
+            warn(options.cache->store(cells[items[i].cell].cfg, items[i].trial, result));
+        }
+        double cost = cell_cost[items[i].cell];
+        finished_cost += cost;
+        remaining_cost -= cost;
+        ++done;
+        // Cost-weighted: with long trials first, a count of trials would overstate it.
+        double eta = finished_cost > 0
+                         ? clock.elapsed_s() * std::max(remaining_cost, 0.0) / finished_cost
+                         : -1;
+        report(i, false, eta);
+    });
+    for (size_t j = 0; j < ran.size(); ++j) {
+        results[job_item[j]] = std::move(ran[j]);
+    }
+
+    std::vector<CellResult> out(cells.size());
+    for (size_t i = 0; i < items.size(); ++i) {
+        out[items[i].cell].trials.push_back(std::move(results[i]));
+    }
+    return summarise_cells(spec, cells, std::move(out));
+}
+
+std::vector<CellResult>
+run_study(const StudySpec &spec, const std::vector<StudyCell> &cells, const TrialFunction &trial,
+          int jobs, const std::function<void(size_t, size_t, size_t, const json &)> &on_progress) {
+    StudyRunOptions options;
+    options.jobs = jobs;
+    if (on_progress) {
+        options.on_progress = [&](const TrialProgress &p, const json &result) {
+            on_progress(p.done, p.total, p.cell, result);
+        };
+    }
+    return run_study(spec, cells, trial, options);
 }
 
 } // namespace starfish::sim

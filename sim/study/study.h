@@ -78,12 +78,47 @@ struct CellResult {
     nlohmann::json summary; // mean, cv, ci95, (published, error_pct)
 };
 
+// Relative expected run time of one trial of a cell (any positive scale).
+using TrialCostFunction = std::function<double(const config::Config &cfg)>;
+
+class TrialCache;
+
+// What on_progress sees after each trial (run or taken from the cache).
+struct TrialProgress {
+    size_t done = 0;  // trials finished so far, cached ones included
+    size_t total = 0; // trials in the study
+    size_t cell = 0;  // index into the study's cells
+    int trial = 0;
+    bool cached = false;
+    double eta_s = -1; // estimated wall seconds until the last trial ends; < 0 unknown
+};
+
+struct StudyRunOptions {
+    int jobs = 1;
+    // With jobs > 1, trials start longest expected first so every process stays
+    // busy to the end; results are still returned in the study's order.
+    TrialCostFunction cost;
+    // Trials found here are not run; every trial run is stored here. nullptr: no cache.
+    const TrialCache *cache = nullptr;
+    bool fresh = false; // ignore cached results (and overwrite them)
+    std::function<void(const TrialProgress &, const nlohmann::json &result)> on_progress;
+    std::function<void(const std::string &)> on_warning; // unreadable cache entries etc.
+};
+
 // Runs every cell's trials (workload.trials each) as isolated processes, at most
-// `jobs` at a time; on_progress(done, total, cell index, trial result) after each
-// trial.
+// `jobs` at a time. A trial taken from the cache gets "host": {"cached": true}.
+std::vector<CellResult> run_study(const StudySpec &spec, const std::vector<StudyCell> &cells,
+                                  const TrialFunction &trial, const StudyRunOptions &options);
+
+// The same with study order, no cache; on_progress(done, total, cell index, trial
+// result) after each trial.
 std::vector<CellResult> run_study(
     const StudySpec &spec, const std::vector<StudyCell> &cells, const TrialFunction &trial,
     int jobs,
     const std::function<void(size_t, size_t, size_t, const nlohmann::json &)> &on_progress = {});
+
+// The order trials start in: indices into costs, largest cost first (ties keep
+// their order) when jobs > 1, else 0, 1, 2, ...
+std::vector<size_t> trial_start_order(const std::vector<double> &costs, int jobs);
 
 } // namespace starfish::sim

@@ -317,7 +317,8 @@ void print_commtest(std::ostream &out, const config::Config &cfg, const std::vec
     }
 
     if (!first.value("sweep", json::array()).empty()) {
-        out << "Memput / Memget end to end, IOP0 -> CP0 (blocking; docs/reference.md §2: about 5 us + 1 us "
+        out << "Memput / Memget end to end, IOP0 -> CP0 (blocking; docs/reference.md §2: about 5 "
+               "us + 1 us "
                "(Memput) or 2 us (Memget) per 50 words)\n";
         out << "  words  Memput cycles       Memput us                Memget cycles       "
                "Memget us\n";
@@ -442,8 +443,9 @@ json commtest_trial_result(platform::Machine &m, const config::Config &cfg,
 }
 
 const WorkloadKind &commtest_workload() {
-    static const WorkloadKind kind{run_commtest_trial, summarize_commtest, describe_commtest,
-                                   commtest_trial_line, print_commtest};
+    static const WorkloadKind kind{run_commtest_trial, summarize_commtest,
+                                   describe_commtest,  commtest_trial_line,
+                                   print_commtest,     [](const config::Config &) { return 1.0; }};
     return kind;
 }
 

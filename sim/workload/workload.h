@@ -34,6 +34,9 @@ struct WorkloadKind {
     std::function<void(std::ostream &out, const config::Config &cfg,
                        const std::vector<nlohmann::json> &trials, const nlohmann::json &summary)>
         print;
+    // Relative expected host time of one trial (simulation events it is expected to
+    // take), for starting a study's longest trials first; any positive scale.
+    std::function<double(const config::Config &cfg)> cost_estimate;
 };
 
 // The kind named by workload.kind; throws std::runtime_error if it is not built in.

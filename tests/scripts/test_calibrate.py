@@ -20,7 +20,9 @@ def main():
         run = subprocess.run(
             [sys.executable, os.path.join(ROOT, "scripts", "calibrate.py"), "--starfish", starfish,
              "--grid", "cost.ddio_piece_cycles=50,400", "--set", "workload.file_mb=2",
-             "--jobs", "2", "--json", out], capture_output=True, text=True)
+             "--jobs", "2", "--json", out], capture_output=True, text=True,
+            # A cache of its own: the test never reads or fills the user's.
+            env={**os.environ, "STARFISH_CACHE_DIR": os.path.join(tmp, "cache")})
         print(run.stdout)
         if run.returncode != 0:
             print(run.stderr)

@@ -21,7 +21,8 @@ def study(starfish, tmp, name, *sets):
         json.dump({"description": "compare_results test", "set": {"fs.kind": "ddio"},
                    "vary": [{"workload.pattern": ["rb", "wc"]}]}, f)
     out = os.path.join(tmp, name)
-    cmd = [starfish, "study", spec, "--jobs", "2", "--json", out,
+    # --no-cache: both runs must really simulate (and leave the user's cache alone).
+    cmd = [starfish, "study", spec, "--jobs", "2", "--no-cache", "--json", out,
            "--set", "workload.file_mb=1", "--set", "workload.trials=2"]
     for s in sets:
         cmd += ["--set", s]

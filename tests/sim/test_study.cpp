@@ -2,11 +2,14 @@
 // running cells through isolated trial processes.
 #include "hw/config/config_error.h"
 #include "sim/study/study.h"
+#include "sim/study/trial_cache.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <unistd.h>
 
 using namespace starfish;
@@ -31,6 +34,63 @@ std::string error_of(const std::function<void()> &f) {
         return e.what();
     }
     return "";
+}
+
+// A fresh directory under /tmp, removed when the test ends: tests never touch the
+// user's cache.
+struct TempDir {
+    std::string path;
+    explicit TempDir(const std::string &tag)
+        : path("/tmp/starfish_study_" + tag + "_" + std::to_string(::getpid())) {
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~TempDir() { std::filesystem::remove_all(path); }
+};
+
+// Lines in a file (the trial stand-ins append one per run: a child process cannot
+// report through the parent's memory).
+size_t line_count(const std::string &path) {
+    std::ifstream in(path);
+    size_t n = 0;
+    for (std::string line; std::getline(in, line);) {
+        ++n;
+    }
+    return n;
+}
+
+// A stand-in trial that logs each run to `log` and returns a value depending on
+// the record size and the trial number only.
+TrialFunction logged_trial(const std::string &log) {
+    return [log](const config::Config &cfg, int t) {
+        std::ofstream(log, std::ios::app)
+            << cfg.get_int("workload.record_bytes") << " " << t << "\n";
+        return json{{"mb_s", double(cfg.get_int("workload.record_bytes") + t) / 3.0},
+                    {"trial", t},
+                    {"host_cpu_s", 0.5}};
+    };
+}
+
+// The trials of every cell without the host marker a cached trial carries.
+std::vector<json> simulated(const std::vector<CellResult> &results) {
+    std::vector<json> out;
+    for (const auto &c : results) {
+        for (json t : c.trials) {
+            t.erase("host");
+            out.push_back(t);
+        }
+    }
+    return out;
+}
+
+size_t cached_count(const std::vector<CellResult> &results) {
+    size_t n = 0;
+    for (const auto &c : results) {
+        for (const auto &t : c.trials) {
+            n += t.contains("host") && t["host"].value("cached", false) ? 1 : 0;
+        }
+    }
+    return n;
 }
 
 std::string write_temp(const std::string &text, const std::string &suffix) {
@@ -144,6 +204,212 @@ BOOST_AUTO_TEST_CASE(cells_run_as_isolated_trials_and_are_summarised) {
     BOOST_TEST(results[1].summary["mean"].get<double>() == 17.0);
     BOOST_TEST(!results[1].summary.contains("published"));
     std::remove(csv.c_str());
+}
+
+BOOST_AUTO_TEST_CASE(longest_trials_start_first_and_results_keep_the_study_order) {
+    std::vector<double> costs{1, 5, 2, 5, 9};
+    BOOST_TEST(trial_start_order(costs, 2) == (std::vector<size_t>{4, 1, 3, 2, 0}));
+    BOOST_TEST(trial_start_order(costs, 1) == (std::vector<size_t>{0, 1, 2, 3, 4}));
+
+    auto reg = test_registry();
+    config::Config base(reg);
+    StudySpec spec = parse_study(
+        json::parse(R"({"vary": [{"workload.record_bytes": [8, 16, 8192]}]})"), "s.json", ".");
+    auto cells = expand_study(spec, base);
+    TempDir dir("order");
+    std::string log = dir.path + "/runs";
+    StudyRunOptions serial;
+    serial.jobs = 1;
+    auto in_order = run_study(spec, cells, logged_trial(log), serial);
+    // One at a time, the study's order.
+    std::ifstream first(log);
+    std::string line;
+    std::getline(first, line);
+    BOOST_TEST(line == "8 0");
+    std::filesystem::remove(log);
+    StudyRunOptions parallel;
+    parallel.jobs = 2;
+    // The last cell in the study's order is the long one here.
+    parallel.cost = [](const config::Config &cfg) {
+        return double(cfg.get_int("workload.record_bytes"));
+    };
+    std::vector<size_t> progress_cells;
+    parallel.on_progress = [&](const TrialProgress &p, const json &) {
+        progress_cells.push_back(p.cell);
+        BOOST_TEST(p.eta_s >= 0.0);
+    };
+    auto reordered = run_study(spec, cells, logged_trial(log), parallel);
+    // The two processes started first are both the 8192-byte cell's.
+    std::ifstream second(log);
+    std::vector<std::string> started;
+    for (std::string l; std::getline(second, l);) {
+        started.push_back(l.substr(0, l.find(' ')));
+    }
+    BOOST_REQUIRE(started.size() == 9u);
+    BOOST_TEST(started[0] == "8192");
+    BOOST_TEST(started[1] == "8192");
+    BOOST_TEST(progress_cells.size() == 9u);
+    BOOST_TEST(simulated(in_order) == simulated(reordered));
+    for (size_t c = 0; c < cells.size(); ++c) {
+        BOOST_TEST(in_order[c].summary == reordered[c].summary);
+        BOOST_TEST(reordered[c].trials[0]["trial"].get<int>() == 0); // trials in order
+        BOOST_TEST(reordered[c].trials[2]["trial"].get<int>() == 2);
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_rerun_takes_every_trial_from_the_cache) {
+    auto reg = test_registry();
+    config::Config base(reg);
+    StudySpec spec = parse_study(json::parse(R"({"vary": [{"workload.record_bytes": [8, 16]}]})"),
+                                 "s.json", ".");
+    auto cells = expand_study(spec, base);
+    TempDir dir("cache_hit");
+    std::string log = dir.path + "/runs";
+    TrialCache cache(dir.path + "/cache", "test-build-1");
+    StudyRunOptions options;
+    options.jobs = 2;
+    options.cache = &cache;
+    std::vector<std::string> warnings;
+    options.on_warning = [&](const std::string &w) { warnings.push_back(w); };
+    size_t cached_progress = 0;
+    options.on_progress = [&](const TrialProgress &p, const json &) {
+        cached_progress += p.cached ? 1 : 0;
+    };
+    auto first = run_study(spec, cells, logged_trial(log), options);
+    BOOST_TEST(line_count(log) == 6u);
+    BOOST_TEST(cached_count(first) == 0u);
+    BOOST_TEST(cached_progress == 0u);
+    auto second = run_study(spec, cells, logged_trial(log), options);
+    BOOST_TEST(line_count(log) == 6u); // no trial ran
+    BOOST_TEST(cached_count(second) == 6u);
+    BOOST_TEST(cached_progress == 6u);
+    BOOST_TEST(simulated(first) == simulated(second));
+    for (size_t c = 0; c < cells.size(); ++c) {
+        BOOST_TEST(first[c].summary == second[c].summary);
+    }
+    BOOST_TEST(warnings.empty());
+
+    // --fresh runs everything again and rewrites the entries.
+    options.fresh = true;
+    auto fresh = run_study(spec, cells, logged_trial(log), options);
+    BOOST_TEST(line_count(log) == 12u);
+    BOOST_TEST(cached_count(fresh) == 0u);
+    BOOST_TEST(simulated(fresh) == simulated(first));
+
+    // Another build of the simulator shares nothing.
+    TrialCache other_build(dir.path + "/cache", "test-build-2");
+    options.fresh = false;
+    options.cache = &other_build;
+    run_study(spec, cells, logged_trial(log), options);
+    BOOST_TEST(line_count(log) == 18u);
+}
+
+BOOST_AUTO_TEST_CASE(an_interrupted_study_runs_only_what_is_missing) {
+    auto reg = test_registry();
+    config::Config base(reg);
+    StudySpec spec = parse_study(json::parse(R"({"vary": [{"workload.record_bytes": [8, 16]}]})"),
+                                 "s.json", ".");
+    auto cells = expand_study(spec, base);
+    TempDir dir("partial");
+    std::string log = dir.path + "/runs";
+    TrialCache cache(dir.path + "/cache", "test-build");
+    // As if the study had been stopped after two trials of the first cell.
+    for (int t = 0; t < 2; ++t) {
+        BOOST_TEST(cache.store(cells[0].cfg, t, json{{"mb_s", 8.0 + t}, {"trial", t}}) == "");
+    }
+    StudyRunOptions options;
+    options.jobs = 2;
+    options.cache = &cache;
+    auto results = run_study(spec, cells, logged_trial(log), options);
+    BOOST_TEST(line_count(log) == 4u);
+    BOOST_TEST(cached_count(results) == 2u);
+    BOOST_TEST(results[0].trials[0]["mb_s"].get<double>() == 8.0);
+    BOOST_TEST(!results[0].trials[2].contains("host"));
+    // No temporary file is left next to the entries.
+    for (const auto &e : std::filesystem::recursive_directory_iterator(dir.path + "/cache")) {
+        BOOST_TEST(e.path().string().find(".tmp") == std::string::npos, e.path());
+    }
+}
+
+BOOST_AUTO_TEST_CASE(a_corrupt_cache_entry_is_a_miss_with_a_warning) {
+    auto reg = test_registry();
+    config::Config base(reg);
+    StudySpec spec =
+        parse_study(json::parse(R"({"vary": [{"workload.record_bytes": [8]}]})"), "s.json", ".");
+    auto cells = expand_study(spec, base);
+    TempDir dir("corrupt");
+    std::string log = dir.path + "/runs";
+    TrialCache cache(dir.path + "/cache", "test-build");
+    StudyRunOptions options;
+    options.cache = &cache;
+    std::vector<std::string> warnings;
+    options.on_warning = [&](const std::string &w) { warnings.push_back(w); };
+    auto first = run_study(spec, cells, logged_trial(log), options);
+    std::string entry = cache.entry_path(cells[0].cfg, 1);
+    BOOST_REQUIRE(std::filesystem::exists(entry));
+    std::ofstream(entry, std::ios::trunc) << "{\"key\": {\"trial\": 1}, \"res"; // cut short
+    auto second = run_study(spec, cells, logged_trial(log), options);
+    BOOST_TEST(line_count(log) == 4u); // trial 1 ran again
+    BOOST_REQUIRE(warnings.size() == 1u);
+    BOOST_TEST(warnings[0].find("corrupt cache entry") != std::string::npos, warnings[0]);
+    BOOST_TEST(warnings[0].find(entry) != std::string::npos, warnings[0]);
+    BOOST_TEST(cached_count(second) == 2u);
+    BOOST_TEST(simulated(first) == simulated(second));
+    // The entry was rewritten whole.
+    warnings.clear();
+    run_study(spec, cells, logged_trial(log), options);
+    BOOST_TEST(line_count(log) == 4u);
+    BOOST_TEST(warnings.empty());
+}
+
+BOOST_AUTO_TEST_CASE(the_cache_key_is_the_effective_configuration_trial_and_build) {
+    auto reg = test_registry();
+    config::Config a(reg);
+    TrialCache cache("/tmp/unused", "build-1");
+    config::Config b = a;
+    // Keys that cannot change a trial's result do not change the key.
+    b.set("workload.trials", 7, "t");
+    BOOST_TEST(cache.entry_path(a, 0) == cache.entry_path(b, 0));
+    // Every parameter that can, does.
+    b.set("workload.record_bytes", 16, "t");
+    BOOST_TEST(cache.entry_path(a, 0) != cache.entry_path(b, 0));
+    b = a;
+    b.set("fs.presort", false, "t");
+    BOOST_TEST(cache.entry_path(a, 0) != cache.entry_path(b, 0));
+    BOOST_TEST(cache.entry_path(a, 0) != cache.entry_path(a, 1));
+    TrialCache other("/tmp/unused", "build-2");
+    BOOST_TEST(cache.entry_path(a, 0).substr(12) != other.entry_path(a, 0).substr(12));
+    // The key stored in the entry is the whole configuration, in canonical form.
+    json key = cache.key_document(a, 3);
+    BOOST_TEST(key["trial"].get<int>() == 3);
+    BOOST_TEST(key["simulator"].get<std::string>() == "build-1");
+    BOOST_TEST(key["config"]["workload.pattern"].get<std::string>() == "rb");
+    BOOST_TEST(!key["config"].contains("workload.trials"));
+    // The real build's identity names the version and the executable's hash.
+    BOOST_TEST(simulator_identity().find("+exe.") != std::string::npos, simulator_identity());
+}
+
+BOOST_AUTO_TEST_CASE(a_changed_parameter_misses_the_cache) {
+    auto reg = test_registry();
+    config::Config base(reg);
+    TempDir dir("changed");
+    std::string log = dir.path + "/runs";
+    TrialCache cache(dir.path + "/cache", "test-build");
+    StudyRunOptions options;
+    options.cache = &cache;
+    auto run = [&](const char *study) {
+        StudySpec spec = parse_study(json::parse(study), "s.json", ".");
+        return run_study(spec, expand_study(spec, base), logged_trial(log), options);
+    };
+    run(R"({"set": {"workload.trials": 2}, "vary": [{"workload.record_bytes": [8]}]})");
+    BOOST_TEST(line_count(log) == 2u);
+    // A different value of a parameter that is not even varied: both trials run.
+    run(R"({"set": {"workload.trials": 2, "fs.presort": false},
+            "vary": [{"workload.record_bytes": [8]}]})");
+    BOOST_TEST(line_count(log) == 4u);
+    // More trials of a cached cell: only the new ones run.
+    run(R"({"set": {"workload.trials": 3}, "vary": [{"workload.record_bytes": [8]}]})");
+    BOOST_TEST(line_count(log) == 5u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -1,0 +1,59 @@
+#pragma once
+// On-disk cache of study trial results (docs/studies.md, "Result cache").
+//
+// A trial's result depends only on its effective configuration, its trial number
+// (the seed stream) and the simulator build, so those three, in canonical form,
+// are the entry's key: a re-run or an interrupted study runs only what is missing.
+// The key document is stored in the entry and checked on reading, so a hash
+// collision or a hand-edited file is a miss, never a wrong result.
+
+#include "hw/config/config.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace starfish::sim {
+
+// 64-bit FNV-1a: the cache's file names and the executable's fingerprint; the
+// full key stored in the entry guards against collisions.
+uint64_t fnv1a64(const void *data, size_t size, uint64_t seed = 0xcbf29ce484222325ull);
+
+// The build that produces the results: the version string plus a hash of this
+// process's executable file, since the version does not change with every
+// development build. Computed once per process.
+const std::string &simulator_identity();
+
+// $STARFISH_CACHE_DIR, else $XDG_CACHE_HOME/starfish/trials, else
+// $HOME/.cache/starfish/trials ("" when none of them is set).
+std::string default_trial_cache_dir();
+
+class TrialCache {
+public:
+    TrialCache(std::string dir, std::string identity);
+
+    // {"config": every parameter except those that cannot change a trial's result
+    // (workload.trials, workload.jobs), "trial": t, "simulator": identity}, with
+    // integral reals written as integers so 10 and 10.0 give the same key.
+    nlohmann::json key_document(const config::Config &cfg, int trial) const;
+    std::string entry_path(const config::Config &cfg, int trial) const;
+
+    // The cached result, or nullopt. An entry that cannot be read or parsed is a
+    // miss and sets `warning` (it is overwritten when the trial has run).
+    std::optional<nlohmann::json> load(const config::Config &cfg, int trial,
+                                       std::string &warning) const;
+    // Writes the entry to a temporary file and renames it into place, so an
+    // interrupted run never leaves a partial entry. Returns a warning, or "" on
+    // success; a cache that cannot be written never fails the study.
+    std::string store(const config::Config &cfg, int trial, const nlohmann::json &result) const;
+
+    const std::string &dir() const { return dir_; }
+
+private:
+    std::string dir_;
+    std::string identity_;
+};
+
+} // namespace starfish::sim
