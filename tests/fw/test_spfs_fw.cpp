@@ -152,14 +152,8 @@ std::vector<ClientRun> run_client(const std::string &name, int record, double fi
         auto *buf = static_cast<uint8_t *>(hal_mem_alloc(e.h, static_cast<uint32_t>(bytes + 8), 8));
         std::memset(buf, 0, bytes);
         if (p.is_write) {
-            fw_pattern_chunk_iter_t it;
-            fw_pattern_chunk_t c;
-            fw_pattern_chunks_begin(&it, &p, node);
-            while (fw_pattern_chunks_next(&it, &c)) {
-                for (uint64_t i = 0; i < c.length; ++i) {
-                    buf[c.cp_offset + i] = file_byte(c.file_offset + i);
-                }
-            }
+            std::vector<uint8_t> part = expected_cp_buffer(p, node, file_byte);
+            std::memcpy(buf, part.data(), part.size());
         }
         fw_msg_set_base(e.m, buf, static_cast<uint32_t>(bytes));
         fw_spfs_client_t *c = fw_spfs_client_init(e.m);

@@ -208,6 +208,34 @@ BOOST_AUTO_TEST_CASE(aggregators_and_collective_buffer) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(every_pattern_with_collective_buffering) {
+    // Every pattern x 2 record sizes x 2 layouts again, under three collective-
+    // buffering variants that together cover aggregators 1 / 2 / all, a 64 KB
+    // buffer (4, 2 and 1 rounds) and overlap on and off: 228 trials.
+    const std::vector<Settings> variants = {
+        {{"twophase.aggregators", "1"}, {"twophase.buffer_kb", "64"}},
+        {{"twophase.aggregators", "2"}, {"twophase.buffer_kb", "64"}, {"twophase.overlap", "true"}},
+        {{"twophase.aggregators", "0"}, {"twophase.buffer_kb", "64"}, {"twophase.overlap", "true"}},
+    };
+    std::vector<Cell> cells;
+    for (const Settings &variant : variants) {
+        for (const char *layout : {"contiguous", "random-blocks"}) {
+            for (const char *record : {"8", "8192"}) {
+                for (const char *pattern : kPatterns) {
+                    Cell c = cell(kSmall,
+                                  {{"workload.pattern", pattern},
+                                   {"workload.record_bytes", record},
+                                   {"workload.layout", layout}},
+                                  static_cast<int>(cells.size() % 2));
+                    c.settings.insert(c.settings.end(), variant.begin(), variant.end());
+                    cells.push_back(c);
+                }
+            }
+        }
+    }
+    run_and_expect_verified(cells);
+}
+
 BOOST_AUTO_TEST_CASE(intermediate_distributions_and_queued_switch) {
     std::vector<Cell> cells;
     for (const char *dist : {"file-layout", "cyclic"}) {
