@@ -4,7 +4,11 @@
 //   commtest   the default program (10^5 queued Memputs, sweeps, barriers)
 //   ping-pong  round trips between CP0-CP1, CP0-IOP0, IOP0-IOP15 (header-only)
 //   barriers   back-to-back barriers over all 32 nodes (5 messages per node each)
-// bench_machine [scale] multiplies the work of each run.
+// bench_machine [scale] multiplies the work of each run. Every rate is also given
+// per CPU second and as a fraction of the SystemC kernel's raw thread-switch rate
+// measured in the same run (bench/kernel_rate.h), the yardstick that stays
+// comparable on a busy shared host.
+#include "bench/kernel_rate.h"
 #include "fw/apps.h"
 #include "hw/platform/machine.h"
 #include "sim/parameters.h"
@@ -32,6 +36,7 @@ json timed_commtest(const Settings &sets) {
             cfg.set_from_text(k, v, "bench_machine");
         }
         cfg.validate();
+        double cpu_start = bench::process_cpu_seconds();
         auto start = std::chrono::steady_clock::now();
         platform::Machine m(cfg, 0,
                             platform::FirmwareSet{fw_commtest_cp_main, fw_commtest_iop_main});
@@ -46,6 +51,7 @@ json timed_commtest(const Settings &sets) {
         return json{{"verified", t["verified"]},
                     {"failure", t["failure"]},
                     {"wall_s", wall},
+                    {"cpu_s", bench::process_cpu_seconds() - cpu_start},
                     {"sim_s", m.sim_seconds()},
                     {"messages", messages},
                     {"packets", m.network().stats().packets_delivered},
@@ -53,7 +59,7 @@ json timed_commtest(const Settings &sets) {
     });
 }
 
-void report(const char *what, const json &r) {
+void report(const char *what, const json &r, const bench::KernelRate &kernel) {
     if (!r["verified"].get<bool>()) {
         std::fprintf(stderr, "bench_machine: %s did not verify: %s\n", what,
                      r["failure"].get<std::string>().c_str());
@@ -65,6 +71,10 @@ void report(const char *what, const json &r) {
                 what, r["messages"].get<double>(), wall, r["messages"].get<double>() / wall,
                 r["events"].get<double>() / wall, r["sim_s"].get<double>(),
                 r["sim_s"].get<double>() / wall);
+    double per_cpu_s = r["messages"].get<double>() / r["cpu_s"].get<double>();
+    std::printf("%-10s %9.0f messages per CPU second = 1/%.0f of the kernel's thread-switch "
+                "rate\n",
+                "", per_cpu_s, kernel.thread_switches_per_s / per_cpu_s);
 }
 
 std::string scaled(double base, double scale) {
@@ -80,16 +90,19 @@ static const int kNoBanner = ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
 int sc_main(int argc, char *argv[]) {
     double scale = argc > 1 ? std::atof(argv[1]) : 1.0; // bench_machine [scale]
     std::printf("16 CPs + 16 IOPs on the 6x6 torus, default configuration, scale %g\n", scale);
-    report("commtest", timed_commtest({{"commtest.queued_puts", scaled(100000, scale)}}));
+    const bench::KernelRate kernel = bench::measure_kernel_rate();
+    std::printf("SystemC kernel: %.3g thread switches, %.3g method runs per CPU second\n",
+                kernel.thread_switches_per_s, kernel.method_runs_per_s);
+    report("commtest", timed_commtest({{"commtest.queued_puts", scaled(100000, scale)}}), kernel);
     const Settings quiet = {{"commtest.sweep_words", "1"},
                             {"commtest.queued_puts", "0"},
                             {"commtest.queued_gets", "0"},
                             {"commtest.settle_cycles", "0"}};
     Settings ping = quiet;
     ping.push_back({"commtest.pingpong_iterations", scaled(20000, scale)});
-    report("ping-pong", timed_commtest(ping));
+    report("ping-pong", timed_commtest(ping), kernel);
     Settings barriers = quiet;
     barriers.push_back({"commtest.barrier_iterations", scaled(2000, scale)});
-    report("barriers", timed_commtest(barriers));
+    report("barriers", timed_commtest(barriers), kernel);
     return 0;
 }
