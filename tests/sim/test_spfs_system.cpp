@@ -6,9 +6,7 @@
 #include "fw/pattern.h"
 #include "fw/spfs_plan.h"
 #include "hw/platform/machine.h"
-#include "sim/parameters.h"
-#include "sim/runner/isolated_run.h"
-#include "sim/workload/transfer_trial.h"
+#include "tests/support/transfer_cells.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -19,56 +17,16 @@
 #include <vector>
 
 using namespace starfish;
+using namespace starfish::testing;
 using nlohmann::json;
 
 namespace {
-
-using Settings = std::vector<std::pair<std::string, std::string>>;
 
 // 4 CPs + 4 IOPs on a 3 x 3 torus, a 128 KB file (16 blocks, 4 per disk): 16384
 // 8-byte requests for the record-at-a-time patterns.
 const Settings kSmall = {{"fs.kind", "spfs"},        {"machine.cp_count", "4"},
                          {"machine.iop_count", "4"}, {"net.width", "3"},
                          {"net.height", "3"},        {"workload.file_mb", "0.125"}};
-
-const char *const kPatterns[] = {"ra", "rn", "rb", "rc",  "rnb", "rbb", "rcb", "rbc", "rcc", "rcn",
-                                 "wn", "wb", "wc", "wnb", "wbb", "wcb", "wbc", "wcc", "wcn"};
-
-struct Cell {
-    Settings settings;
-    int trial = 0;
-
-    std::string label() const {
-        std::string s = "trial " + std::to_string(trial);
-        for (const auto &[k, v] : settings) {
-            s += " " + k + "=" + v;
-        }
-        return s;
-    }
-    std::string get(const std::string &key, const std::string &def) const {
-        std::string v = def;
-        for (const auto &[k, val] : settings) {
-            if (k == key) {
-                v = val;
-            }
-        }
-        return v;
-    }
-};
-
-Cell cell(Settings base, const Settings &more, int trial = 0) {
-    base.insert(base.end(), more.begin(), more.end());
-    return Cell{base, trial};
-}
-
-config::Config make_config(const Settings &settings) {
-    config::Config cfg(sim::parameter_registry());
-    for (const auto &[k, v] : settings) {
-        cfg.set_from_text(k, v, "test");
-    }
-    cfg.validate();
-    return cfg;
-}
 
 // The block requests the CPs' plans make (fw/spfs_plan.h), and the largest
 // number of them that any one CP has for one file disk in one call.
@@ -96,23 +54,11 @@ uint64_t planned_requests(const config::Config &cfg) {
     return n;
 }
 
-std::vector<json> run_cells(const std::vector<Cell> &cells) {
-    std::vector<sim::IsolatedJob> jobs;
-    for (const Cell &c : cells) {
-        jobs.push_back([c]() -> json {
-            try {
-                config::Config cfg = make_config(c.settings);
-                json t = sim::run_transfer_trial(cfg, c.trial, {});
-                t["file_bytes"] = std::llround(cfg.get_real("workload.file_mb") * 1048576.0);
-                t["cp_count"] = cfg.get_int("machine.cp_count");
-                t["planned_requests"] = planned_requests(cfg);
-                return t;
-            } catch (const std::exception &e) {
-                return json{{"error", e.what()}};
-            }
-        });
-    }
-    return sim::run_isolated_all(jobs, 2);
+// Each trial document also carries the planned request count.
+std::vector<json> run_spfs_cells(const std::vector<Cell> &cells) {
+    return testing::run_cells(cells, {}, [](const config::Config &cfg, json &t) {
+        t["planned_requests"] = planned_requests(cfg);
+    });
 }
 
 // Every byte verified, one request per planned piece, the statistics consistent.
@@ -161,7 +107,7 @@ void expect_verified(const Cell &c, const json &t) {
 }
 
 void run_and_expect_verified(const std::vector<Cell> &cells) {
-    auto results = run_cells(cells);
+    auto results = run_spfs_cells(cells);
     BOOST_REQUIRE(results.size() == cells.size());
     for (size_t i = 0; i < cells.size(); ++i) {
         expect_verified(cells[i], results[i]);
@@ -178,7 +124,7 @@ BOOST_AUTO_TEST_CASE(every_pattern_with_the_defaults) {
     std::vector<Cell> cells;
     for (const char *layout : {"contiguous", "random-blocks", "random-tracks"}) {
         for (const char *record : {"8", "8192"}) {
-            for (const char *pattern : kPatterns) {
+            for (const char *pattern : kAllPatterns) {
                 cells.push_back(cell(kSmall,
                                      {{"workload.pattern", pattern},
                                       {"workload.record_bytes", record},
@@ -217,7 +163,7 @@ BOOST_AUTO_TEST_CASE(switches_pairwise) {
             }
         }
     }
-    auto r = run_cells(cells);
+    auto r = run_spfs_cells(cells);
     for (size_t i = 0; i < cells.size(); ++i) {
         expect_verified(cells[i], r[i]);
     }
@@ -242,7 +188,7 @@ BOOST_AUTO_TEST_CASE(outstanding_requests_k_1_4_8) {
             cells.push_back(c);
         }
     }
-    auto r = run_cells(cells);
+    auto r = run_spfs_cells(cells);
     for (size_t i = 0; i < cells.size(); ++i) {
         expect_verified(cells[i], r[i]);
         uint64_t k = std::stoull(cells[i].get("spfs.outstanding", ""));
@@ -269,7 +215,7 @@ BOOST_AUTO_TEST_CASE(a_small_cache_forces_partial_write_backs_and_installation_r
                                       {"spfs.cache_buffers_per_cp_disk", "1"},
                                       {"spfs.groups", "1"}}));
     }
-    auto r = run_cells(cells);
+    auto r = run_spfs_cells(cells);
     for (size_t i = 0; i < cells.size(); ++i) {
         BOOST_TEST_CONTEXT(cells[i].label()) {
             BOOST_REQUIRE_MESSAGE(!r[i].contains("error"), r[i].value("error", ""));
@@ -299,7 +245,7 @@ BOOST_AUTO_TEST_CASE(node_grouping) {
                                       {"workload.layout", "random-blocks"},
                                       {"spfs.groups", g}}));
     }
-    auto r = run_cells(cells);
+    auto r = run_spfs_cells(cells);
     for (size_t i = 0; i < cells.size(); ++i) {
         expect_verified(cells[i], r[i]);
     }
@@ -332,7 +278,7 @@ BOOST_AUTO_TEST_CASE(prefetch_when_request_or_reply) {
                            {"workload.record_bytes", "8192"}};
     std::vector<Cell> cells = {cell(base, {{"spfs.prefetch_when", "request"}}),
                                cell(base, {{"spfs.prefetch_when", "reply"}})};
-    auto r = run_cells(cells);
+    auto r = run_spfs_cells(cells);
     for (size_t i = 0; i < cells.size(); ++i) {
         expect_verified(cells[i], r[i]);
         BOOST_TEST(r[i]["fs"]["prefetches_issued"].get<uint64_t>() > 0u);
@@ -351,7 +297,7 @@ BOOST_AUTO_TEST_CASE(same_seed_same_result_other_trials_differ) {
         cell(kSmall, rbc, 0), cell(kSmall, rbc, 0), cell(kSmall, rbc, 1),
         cell(kSmall, wb, 0),  cell(kSmall, wb, 0),  cell(kSmall, wb, 1),
     };
-    auto r = run_cells(cells);
+    auto r = run_spfs_cells(cells);
     for (size_t i = 0; i < cells.size(); ++i) {
         expect_verified(cells[i], r[i]);
     }

@@ -5,24 +5,20 @@
 #include "fw/transfer.h"
 #include "hw/data_pattern.h"
 #include "hw/platform/machine.h"
-#include "sim/parameters.h"
-#include "sim/runner/isolated_run.h"
-#include "sim/workload/transfer_trial.h"
+#include "tests/support/transfer_cells.h"
 
 #include <boost/test/unit_test.hpp>
 
-#include <cmath>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
 using namespace starfish;
+using namespace starfish::testing;
 using nlohmann::json;
 
 namespace {
-
-using Settings = std::vector<std::pair<std::string, std::string>>;
 
 // 4 CPs + 4 IOPs on a 3 x 3 torus, a 256 KB file (32 blocks, 8 per disk).
 const Settings kSmall = {{"machine.cp_count", "4"},
@@ -30,58 +26,6 @@ const Settings kSmall = {{"machine.cp_count", "4"},
                          {"net.width", "3"},
                          {"net.height", "3"},
                          {"workload.file_mb", "0.25"}};
-
-const char *const kPatterns[] = {"ra", "rn", "rb", "rc",  "rnb", "rbb", "rcb", "rbc", "rcc", "rcn",
-                                 "wn", "wb", "wc", "wnb", "wbb", "wcb", "wbc", "wcc", "wcn"};
-
-struct Cell {
-    Settings settings;
-    int trial = 0;
-
-    std::string label() const {
-        std::string s = "trial " + std::to_string(trial);
-        for (const auto &[k, v] : settings) {
-            s += " " + k + "=" + v;
-        }
-        return s;
-    }
-};
-
-Cell cell(Settings base, const Settings &more, int trial = 0) {
-    base.insert(base.end(), more.begin(), more.end());
-    return Cell{base, trial};
-}
-
-config::Config make_config(const Settings &settings) {
-    config::Config cfg(sim::parameter_registry());
-    for (const auto &[k, v] : settings) {
-        cfg.set_from_text(k, v, "test");
-    }
-    cfg.validate();
-    return cfg;
-}
-
-// Runs each cell as one trial in its own process (two at a time). A trial that
-// fails (hal_fail, deadlock, bad configuration) comes back as {"error": text}, so
-// the assertion can name its cell.
-std::vector<json> run_cells(const std::vector<Cell> &cells,
-                            const std::function<void(platform::Machine &)> &before_check = {}) {
-    std::vector<sim::IsolatedJob> jobs;
-    for (const Cell &c : cells) {
-        jobs.push_back([c, before_check]() -> json {
-            try {
-                config::Config cfg = make_config(c.settings);
-                json t = sim::run_transfer_trial(cfg, c.trial, before_check);
-                t["file_bytes"] = std::llround(cfg.get_real("workload.file_mb") * 1048576.0);
-                t["cp_count"] = cfg.get_int("machine.cp_count");
-                return t;
-            } catch (const std::exception &e) {
-                return json{{"error", e.what()}};
-            }
-        });
-    }
-    return sim::run_isolated_all(jobs, 2);
-}
 
 // Every byte verified, every block moved once, throughput consistent with time.
 void expect_verified(const Cell &c, const json &t) {
@@ -129,7 +73,7 @@ BOOST_AUTO_TEST_CASE(every_pattern_record_size_layout_and_presort) {
     for (const char *layout : {"contiguous", "random-blocks", "random-tracks"}) {
         for (const char *presort : {"true", "false"}) {
             for (const char *record : {"8", "8192"}) {
-                for (const char *pattern : kPatterns) {
+                for (const char *pattern : kAllPatterns) {
                     cells.push_back(cell(kSmall,
                                          {{"workload.pattern", pattern},
                                           {"workload.record_bytes", record},

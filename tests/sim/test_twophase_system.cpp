@@ -5,85 +5,24 @@
 // errors, and determinism; every trial byte-verified by the harness. Each trial builds its
 // machine in a forked child (run_isolated).
 #include "hw/platform/machine.h"
-#include "sim/parameters.h"
-#include "sim/runner/isolated_run.h"
-#include "sim/workload/transfer_trial.h"
+#include "tests/support/transfer_cells.h"
 
 #include <boost/test/unit_test.hpp>
 
-#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
 
 using namespace starfish;
+using namespace starfish::testing;
 using nlohmann::json;
 
 namespace {
-
-using Settings = std::vector<std::pair<std::string, std::string>>;
 
 // 4 CPs + 4 IOPs on a 3 x 3 torus, a 256 KB file (32 blocks, 8 per disk).
 const Settings kSmall = {{"fs.kind", "2pio"},        {"machine.cp_count", "4"},
                          {"machine.iop_count", "4"}, {"net.width", "3"},
                          {"net.height", "3"},        {"workload.file_mb", "0.25"}};
-
-const char *const kPatterns[] = {"ra", "rn", "rb", "rc",  "rnb", "rbb", "rcb", "rbc", "rcc", "rcn",
-                                 "wn", "wb", "wc", "wnb", "wbb", "wcb", "wbc", "wcc", "wcn"};
-
-struct Cell {
-    Settings settings;
-    int trial = 0;
-
-    std::string label() const {
-        std::string s = "trial " + std::to_string(trial);
-        for (const auto &[k, v] : settings) {
-            s += " " + k + "=" + v;
-        }
-        return s;
-    }
-    std::string get(const std::string &key, const std::string &def) const {
-        std::string v = def;
-        for (const auto &[k, val] : settings) {
-            if (k == key) {
-                v = val;
-            }
-        }
-        return v;
-    }
-};
-
-Cell cell(Settings base, const Settings &more, int trial = 0) {
-    base.insert(base.end(), more.begin(), more.end());
-    return Cell{base, trial};
-}
-
-config::Config make_config(const Settings &settings) {
-    config::Config cfg(sim::parameter_registry());
-    for (const auto &[k, v] : settings) {
-        cfg.set_from_text(k, v, "test");
-    }
-    cfg.validate();
-    return cfg;
-}
-
-std::vector<json> run_cells(const std::vector<Cell> &cells) {
-    std::vector<sim::IsolatedJob> jobs;
-    for (const Cell &c : cells) {
-        jobs.push_back([c]() -> json {
-            try {
-                config::Config cfg = make_config(c.settings);
-                json t = sim::run_transfer_trial(cfg, c.trial, {});
-                t["file_bytes"] = std::llround(cfg.get_real("workload.file_mb") * 1048576.0);
-                t["cp_count"] = cfg.get_int("machine.cp_count");
-                return t;
-            } catch (const std::exception &e) {
-                return json{{"error", e.what()}};
-            }
-        });
-    }
-    return sim::run_isolated_all(jobs, 2);
-}
 
 // Every byte verified; the permutation moved the file once (ra: once per CP); the
 // rounds and the SPFS traffic underneath consistent.
@@ -147,7 +86,7 @@ BOOST_AUTO_TEST_CASE(every_pattern_with_the_papers_defaults) {
     std::vector<Cell> cells;
     for (const char *layout : {"contiguous", "random-blocks"}) {
         for (const char *record : {"8", "8192"}) {
-            for (const char *pattern : kPatterns) {
+            for (const char *pattern : kAllPatterns) {
                 cells.push_back(cell(kSmall,
                                      {{"workload.pattern", pattern},
                                       {"workload.record_bytes", record},
@@ -221,7 +160,7 @@ BOOST_AUTO_TEST_CASE(every_pattern_with_collective_buffering) {
     for (const Settings &variant : variants) {
         for (const char *layout : {"contiguous", "random-blocks"}) {
             for (const char *record : {"8", "8192"}) {
-                for (const char *pattern : kPatterns) {
+                for (const char *pattern : kAllPatterns) {
                     Cell c = cell(kSmall,
                                   {{"workload.pattern", pattern},
                                    {"workload.record_bytes", record},

@@ -1,0 +1,73 @@
+#include "tests/support/transfer_cells.h"
+
+#include "sim/parameters.h"
+#include "sim/runner/isolated_run.h"
+#include "sim/workload/transfer_trial.h"
+
+#include <cmath>
+#include <exception>
+
+namespace starfish::testing {
+
+using nlohmann::json;
+
+const char *const kAllPatterns[19] = {"ra",  "rn",  "rb",  "rc",  "rnb", "rbb", "rcb",
+                                      "rbc", "rcc", "rcn", "wn",  "wb",  "wc",  "wnb",
+                                      "wbb", "wcb", "wbc", "wcc", "wcn"};
+
+std::string Cell::label() const {
+    std::string s = "trial " + std::to_string(trial);
+    for (const auto &[k, v] : settings) {
+        s += " " + k + "=" + v;
+    }
+    return s;
+}
+
+std::string Cell::get(const std::string &key, const std::string &def) const {
+    std::string v = def;
+    for (const auto &[k, val] : settings) {
+        if (k == key) {
+            v = val;
+        }
+    }
+    return v;
+}
+
+Cell cell(Settings base, const Settings &more, int trial) {
+    base.insert(base.end(), more.begin(), more.end());
+    return Cell{base, trial};
+}
+
+config::Config make_config(const Settings &settings) {
+    config::Config cfg(sim::parameter_registry());
+    for (const auto &[k, v] : settings) {
+        cfg.set_from_text(k, v, "test");
+    }
+    cfg.validate();
+    return cfg;
+}
+
+std::vector<json> run_cells(const std::vector<Cell> &cells,
+                            const std::function<void(platform::Machine &)> &before_check,
+                            const std::function<void(const config::Config &, json &)> &annotate) {
+    std::vector<sim::IsolatedJob> jobs;
+    for (const Cell &c : cells) {
+        jobs.push_back([c, before_check, annotate]() -> json {
+            try {
+                config::Config cfg = make_config(c.settings);
+                json t = sim::run_transfer_trial(cfg, c.trial, before_check);
+                t["file_bytes"] = std::llround(cfg.get_real("workload.file_mb") * 1048576.0);
+                t["cp_count"] = cfg.get_int("machine.cp_count");
+                if (annotate) {
+                    annotate(cfg, t);
+                }
+                return t;
+            } catch (const std::exception &e) {
+                return json{{"error", e.what()}};
+            }
+        });
+    }
+    return sim::run_isolated_all(jobs, 2);
+}
+
+} // namespace starfish::testing

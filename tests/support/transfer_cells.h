@@ -1,0 +1,46 @@
+#pragma once
+// Whole-machine transfer trials for the system tests (DDIO, SPFS, 2PIO): a cell is
+// a list of parameter settings and a trial number; run_cells runs each in its own
+// forked process, two at a time.
+
+#include "hw/config/config.h"
+#include "hw/platform/machine.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace starfish::testing {
+
+using Settings = std::vector<std::pair<std::string, std::string>>;
+
+// The study's 19 access patterns.
+extern const char *const kAllPatterns[19];
+
+struct Cell {
+    Settings settings;
+    int trial = 0;
+
+    std::string label() const;
+    // The last value set for `key`, or `def`.
+    std::string get(const std::string &key, const std::string &def) const;
+};
+
+Cell cell(Settings base, const Settings &more, int trial = 0);
+
+// The default configuration with `settings` applied and validated (throws on error).
+config::Config make_config(const Settings &settings);
+
+// Runs each cell as one trial in its own process (two at a time). The trial
+// document gains file_bytes and cp_count, and whatever `annotate` adds from the
+// configuration. A trial that fails (hal_fail, deadlock, bad configuration) comes
+// back as {"error": text}, so the assertion can name its cell.
+std::vector<nlohmann::json>
+run_cells(const std::vector<Cell> &cells,
+          const std::function<void(platform::Machine &)> &before_check = {},
+          const std::function<void(const config::Config &, nlohmann::json &)> &annotate = {});
+
+} // namespace starfish::testing
