@@ -5,26 +5,17 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "tests/support/study_patterns.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
-// Hot-loop check: plain comparison, Boost's reporting only on failure (the sweeps
-// below make hundreds of millions of checks).
-#define REQUIRE(cond, msg)                                                                         \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            BOOST_TEST_REQUIRE((cond), msg);                                                       \
-        }                                                                                          \
-    } while (0)
+using starfish::testing::kAllPatterns;
 
 namespace {
 
 constexpr uint64_t kMB = 1024 * 1024;
-
-const char *const kAllPatterns[] = {"ra",  "rn",  "rb",  "rc",  "rnb", "rbb", "rcb", "rbc", "rcc",
-                                    "rcn", "wn",  "wb",  "wc",  "wnb", "wbb", "wcb", "wbc", "wcc",
-                                    "wcn", "rnn", "rnc", "rbn", "wnn", "wnc", "wbn"};
 
 struct Init {
     int status;

@@ -9,24 +9,17 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "tests/support/study_patterns.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
-// Hot-loop check: Boost's reporting only on failure.
-#define REQUIRE(cond, msg)                                                                         \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            BOOST_TEST_REQUIRE((cond), msg);                                                       \
-        }                                                                                          \
-    } while (0)
+using starfish::testing::kAllPatterns;
 
 namespace {
 
 constexpr uint64_t kKB = 1024;
-
-const char *const kPatterns[] = {"ra", "rn", "rb", "rc",  "rnb", "rbb", "rbc", "rcn", "rcb", "rcc",
-                                 "wn", "wb", "wc", "wnb", "wbb", "wbc", "wcn", "wcb", "wcc"};
 
 fw_pattern_t make_pattern(const char *name, uint64_t record, uint64_t file, uint32_t cps) {
     fw_pattern_t p;
@@ -155,7 +148,7 @@ BOOST_AUTO_TEST_SUITE(spfs_plan)
 // 4 CPs, 8 KB blocks, a 256 KB file, 8-byte and 8 KB records, every pattern.
 BOOST_AUTO_TEST_CASE(every_pattern_covers_the_file_once_in_whole_chunks) {
     for (uint64_t record : {uint64_t{8}, uint64_t{8192}}) {
-        for (const char *name : kPatterns) {
+        for (const char *name : kAllPatterns) {
             BOOST_TEST_CONTEXT(name << " record " << record) {
                 check_plans(name, record, 256 * kKB, 4, 8192);
             }
@@ -166,7 +159,7 @@ BOOST_AUTO_TEST_CASE(every_pattern_covers_the_file_once_in_whole_chunks) {
 // Shapes off the power-of-two grid: a short last block, blocks that are not a
 // multiple of the record (pieces then split records at block ends), 3 CPs.
 BOOST_AUTO_TEST_CASE(every_pattern_on_odd_shapes) {
-    for (const char *name : kPatterns) {
+    for (const char *name : kAllPatterns) {
         BOOST_TEST_CONTEXT(name) {
             check_plans(name, 8, 100000, 4, 8192);
             check_plans(name, 24, 24 * 4000, 3, 1000);

@@ -8,26 +8,19 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include "tests/support/study_patterns.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-// Hot-loop check: plain comparison, Boost's reporting only on failure.
-#define REQUIRE(cond, msg)                                                                         \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            BOOST_TEST_REQUIRE((cond), msg);                                                       \
-        }                                                                                          \
-    } while (0)
+using starfish::testing::kAllPatterns;
 
 namespace {
 
 constexpr uint64_t kKB = 1024;
 constexpr uint32_t kUnset = UINT32_MAX;
-
-const char *const kPatterns[] = {"ra", "rn", "rb", "rc",  "rnb", "rbb", "rbc", "rcn", "rcb", "rcc",
-                                 "wn", "wb", "wc", "wnb", "wbb", "wbc", "wcn", "wcb", "wcc"};
 
 fw_pattern_t make_pattern(const char *name, uint64_t record, uint64_t file, uint32_t cps) {
     fw_pattern_t p;
@@ -443,7 +436,7 @@ BOOST_AUTO_TEST_CASE(every_pattern_moves_every_byte_once) {
                           {FW_TWOPHASE_CYCLIC, 32 * kKB}};
     unsigned plans = 0, moved = 0;
     uint64_t max_rounds = 0;
-    for (const char *name : kPatterns) {
+    for (const char *name : kAllPatterns) {
         for (uint64_t record : {8u, 8192u}) {
             const uint64_t file = record == 8 ? 512 * kKB : 2048 * kKB;
             for (uint32_t P : {1u, 4u, 16u}) {
@@ -534,7 +527,7 @@ BOOST_AUTO_TEST_CASE(paper_2pio_reads_the_rb_distribution) {
         for (uint32_t P : {1u, 4u, 16u, 6u}) {
             for (uint64_t file : {512 * kKB, 2048 * kKB, uint64_t(8192 * 100)}) {
                 const fw_pattern_t rb = make_pattern("rb", record, file, P);
-                for (const char *name : kPatterns) {
+                for (const char *name : kAllPatterns) {
                     fw_pattern_t p;
                     if (fw_pattern_init(&p, name, record, file, P, 0, nullptr, 0) !=
                         FW_PATTERN_OK) {

@@ -11,10 +11,6 @@ namespace starfish::testing {
 
 using nlohmann::json;
 
-const char *const kAllPatterns[19] = {"ra",  "rn",  "rb",  "rc",  "rnb", "rbb", "rcb",
-                                      "rbc", "rcc", "rcn", "wn",  "wb",  "wc",  "wnb",
-                                      "wbb", "wcb", "wbc", "wcc", "wcn"};
-
 std::string Cell::label() const {
     std::string s = "trial " + std::to_string(trial);
     for (const auto &[k, v] : settings) {

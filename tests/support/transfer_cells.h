@@ -5,6 +5,7 @@
 
 #include "hw/config/config.h"
 #include "hw/platform/machine.h"
+#include "tests/support/study_patterns.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,9 +17,6 @@
 namespace starfish::testing {
 
 using Settings = std::vector<std::pair<std::string, std::string>>;
-
-// The study's 19 access patterns.
-extern const char *const kAllPatterns[19];
 
 struct Cell {
     Settings settings;
