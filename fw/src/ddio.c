@@ -180,17 +180,9 @@ static void move_pieces(fw_ddio_iop_t *io, ddio_buffer_t *b, uint64_t file_block
         uint8_t *at = b->data + (piece.file_offset - start);
         uint32_t off = (uint32_t)piece.cp_offset;
         uint32_t len = (uint32_t)piece.length;
-        if (write) {
-            if (io->queued) {
-                fw_qget(io->m, node, off, at, len, &b->group);
-            } else {
-                fw_memget_async(io->m, node, off, at, len, &b->group);
-            }
-        } else if (io->queued) {
-            fw_qput(io->m, node, off, at, len, &io->put_group);
-        } else {
-            fw_memput_async(io->m, node, off, at, len, &b->group);
-        }
+        /* Queued Memputs are waited for at the request's end (io->put_group). */
+        fw_move_piece(io->m, write, io->queued, node, off, at, len,
+                      !write && io->queued ? &io->put_group : &b->group);
     }
     if (!write && io->queued) {
         return;

@@ -414,3 +414,18 @@ void fw_q_complete(fw_msg_t *m, fw_ra_t *ra) {
         hal_sem_post(m->h, &m->q_sem);
     }
 }
+
+void fw_move_piece(fw_msg_t *m, bool get, bool queued, unsigned node, uint32_t offset, void *local,
+                   uint32_t bytes, fw_group_t *g) {
+    if (get) {
+        if (queued) {
+            fw_qget(m, node, offset, local, bytes, g);
+        } else {
+            fw_memget_async(m, node, offset, local, bytes, g);
+        }
+    } else if (queued) {
+        fw_qput(m, node, offset, local, bytes, g);
+    } else {
+        fw_memput_async(m, node, offset, local, bytes, g);
+    }
+}

@@ -141,17 +141,7 @@ static void permute_issue(fw_twophase_t *t, uint32_t round, uint8_t *buf, bool i
         ++t->stats.remote_pieces;
         hal_cycles(h, t->piece_cycles);
         unsigned node = hal_cp_node(h, pc.cp);
-        if (is_write) {
-            if (t->queued) {
-                fw_qget(t->m, node, off, at, len, &t->group);
-            } else {
-                fw_memget_async(t->m, node, off, at, len, &t->group);
-            }
-        } else if (t->queued) {
-            fw_qput(t->m, node, off, at, len, &t->group);
-        } else {
-            fw_memput_async(t->m, node, off, at, len, &t->group);
-        }
+        fw_move_piece(t->m, is_write, t->queued, node, off, at, len, &t->group);
     }
     if (t->queued) {
         fw_q_flush(t->m);

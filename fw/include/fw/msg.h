@@ -106,7 +106,7 @@ int fw_memput(fw_msg_t *m, unsigned node, uint32_t offset, const void *src,
               uint32_t bytes);                                                         /* thread */
 int fw_memget(fw_msg_t *m, unsigned node, uint32_t offset, void *dst, uint32_t bytes); /* thread */
 
-/* ---- queued (batched) Memput / Memget, docs/reference.md §7 ----------------------------------------
+/* ---- queued (batched) Memput / Memget, docs/reference.md §7 -------------------------
  * Pieces for one peer are packed into a block-sized batch (fs.block_bytes) that
  * travels as one message; one batch per peer is outstanding at a time. fw_qput
  * copies the data at once (src may be reused on return); fw_qget's dst may be
@@ -115,6 +115,11 @@ int fw_memget(fw_msg_t *m, unsigned node, uint32_t offset, void *dst, uint32_t b
 void fw_qput(fw_msg_t *m, unsigned node, uint32_t offset, const void *src, uint32_t bytes,
              fw_group_t *g);
 void fw_qget(fw_msg_t *m, unsigned node, uint32_t offset, void *dst, uint32_t bytes, fw_group_t *g);
+/* One piece between `local` (this node's memory) and (node, offset): a Memget when
+ * `get`, else a Memput; queued into the peer's batch or sent as its own message.
+ * How the DDIO IOPs and the 2PIO permutation move every piece. */
+void fw_move_piece(fw_msg_t *m, bool get, bool queued, unsigned node, uint32_t offset, void *local,
+                   uint32_t bytes, fw_group_t *g);
 /* Sends every non-empty batch (for one node, or all). */
 void fw_q_flush_node(fw_msg_t *m, unsigned node);
 void fw_q_flush(fw_msg_t *m);
