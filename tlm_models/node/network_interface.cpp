@@ -80,8 +80,10 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name,
     }
     regs.register_b_transport(this, &NetworkInterface::b_transport);
     network_.attach(router_, this);
-    SC_THREAD(tx_engine);
-    SC_THREAD(rx_dma_engine);
+    SC_METHOD(tx_engine);
+    SC_METHOD(rx_dma_engine);
+    sensitive << dma_due_;
+    dont_initialize();
     SC_METHOD(drive_irqs);
     sensitive << irq_update_;
 }
@@ -93,6 +95,7 @@ std::string NetworkInterface::node_prefix() const {
 // ---- registers -------------------------------------------------------------------
 
 void NetworkInterface::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &) {
+    complete_due_deposits();
     access_offset_ = static_cast<uint32_t>(trans.get_address());
     access_failed_ = false;
     common::transport_registers(core_.registers(), trans, trans.get_address());
@@ -142,83 +145,105 @@ uint64_t NetworkInterface::offer_delay_cycles(uint32_t body_start, uint32_t frag
     return delay;
 }
 
+// The send engine, one step per activation: take the next descriptor, plan its
+// next packet (setups start once the DMA is free; the body DMA starts when the
+// header is built, and the packet is offered while it runs: cut-through), build
+// it at its offer time and offer it until the network takes it.
 void NetworkInterface::tx_engine() {
-    const uint32_t max_payload = params_.max_packet_payload_bytes;
-    uint64_t dma_free_ps = 0; // the DMA has read the previous fragment by then
     for (;;) {
-        while (tx_engine_serial_ >= core_.tx_pushed()) {
-            sc_core::wait(tx_work_);
-        }
-        // Copy what the engine needs: the descriptor stays queued until retired.
-        const NiTxDescriptor &queued = core_.tx_descriptor(tx_engine_serial_);
-        const uint64_t serial = queued.serial;
-        const uint32_t dest = queued.dest;
-        const uint32_t body_addr = queued.body_addr;
-        const uint32_t body_bytes = queued.body_bytes;
-        const uint16_t seq = queued.seq;
-        uint8_t header[HW_NI_HDR_MAX_BYTES];
-        const uint32_t header_bytes = static_cast<uint32_t>(queued.header.size());
-        std::memcpy(header, queued.header.data(), header_bytes);
-
-        uint64_t setup_cycles = params_.descriptor_setup_cycles;
-        uint32_t offset = 0;
-        bool first = true;
-        for (;;) {
-            uint32_t hdr_bytes = first ? header_bytes : 0;
-            uint32_t room = max_payload - HW_NI_FRAME_BYTES - hdr_bytes;
-            uint32_t frag = std::min(body_bytes - offset, room);
-            bool last = offset + frag == body_bytes;
-            // Setups start once the DMA is free; the body DMA starts when the header
-            // is built, and the packet is offered while it runs (cut-through).
-            const uint64_t now = sc_core::sc_time_stamp().value();
-            const uint64_t built =
-                std::max(now, dma_free_ps) + cycles_ps(setup_cycles + params_.packet_setup_cycles);
-            const uint64_t offer =
-                built + cycles_ps(offer_delay_cycles(HW_NI_FRAME_BYTES + hdr_bytes, frag));
-            dma_free_ps = built + cycles_ps(dma_cycles(frag));
-            setup_cycles = 0;
-            if (offer > now) {
-                sc_core::wait(sc_core::sc_time::from_value(offer - now));
-            }
-            // The whole fragment is read from memory now, when the packet is offered
-            // (docs/node.md, "Timing of one message").
-            auto pkt = std::make_unique<net::Packet>();
-            pkt->id = (static_cast<uint64_t>(node_id_) << 40) | next_packet_id_++;
-            pkt->src_router = router_;
-            pkt->dst_router = node_routers_[dest];
-            pkt->tag = serial << 1 | (last ? 1u : 0u);
-            pkt->payload.resize(HW_NI_FRAME_BYTES + hdr_bytes + frag);
-            if (first && frag > 0) {
-                // The receiver may act once the frame and software header are in.
-                pkt->early_flits = 2 + (HW_NI_FRAME_BYTES + hdr_bytes + params_.flit_bytes - 1) /
-                                           params_.flit_bytes;
-            }
-            uint8_t *p = pkt->payload.data();
-            put_le32(p, HW_NI_FRAME_W0(node_id_, seq));
-            put_le32(p + 4,
-                     hdr_bytes | (first ? HW_NI_FRAME_FIRST : 0u) | (last ? HW_NI_FRAME_LAST : 0u));
-            put_le32(p + 8, body_bytes);
-            put_le32(p + 12, offset);
-            if (hdr_bytes > 0) {
-                std::memcpy(p + HW_NI_FRAME_BYTES, header, hdr_bytes);
-            }
-            if (frag > 0) {
-                std::memcpy(p + HW_NI_FRAME_BYTES + hdr_bytes,
-                            memory_.span(body_addr + offset, frag), frag);
-            }
-            while (!network_.try_inject(router_, pkt)) {
-                sc_core::wait(network_.injection_ready(router_));
+        const uint64_t now = sc_core::sc_time_stamp().value();
+        if (tx_.pkt) {
+            if (!network_.try_inject(router_, tx_.pkt)) {
+                next_trigger(network_.injection_ready(router_));
+                return;
             }
             ++stats_.packets_sent;
-            stats_.body_bytes_sent += frag;
-            offset += frag;
-            first = false;
-            if (last) {
-                break;
+            stats_.body_bytes_sent += tx_.frag;
+            tx_.offset += tx_.frag;
+            tx_.first = false;
+            if (tx_.last) {
+                tx_.active = false;
+                ++tx_engine_serial_;
             }
+            continue;
         }
-        ++tx_engine_serial_;
+        if (tx_.planned) {
+            if (tx_.offer_ps > now) {
+                next_trigger(sc_core::sc_time::from_value(tx_.offer_ps - now));
+                return;
+            }
+            tx_.planned = false;
+            tx_.pkt = build_packet();
+            continue;
+        }
+        if (!tx_.active) {
+            if (tx_engine_serial_ >= core_.tx_pushed()) {
+                next_trigger(tx_work_);
+                return;
+            }
+            // Copy what the engine needs: the descriptor stays queued until retired.
+            const NiTxDescriptor &queued = core_.tx_descriptor(tx_engine_serial_);
+            tx_.active = true;
+            tx_.serial = queued.serial;
+            tx_.dest = queued.dest;
+            tx_.body_addr = queued.body_addr;
+            tx_.body_bytes = queued.body_bytes;
+            tx_.seq = queued.seq;
+            tx_.header_bytes = static_cast<uint32_t>(queued.header.size());
+            std::memcpy(tx_.header, queued.header.data(), tx_.header_bytes);
+            tx_.setup_cycles = params_.descriptor_setup_cycles;
+            tx_.offset = 0;
+            tx_.first = true;
+        }
+        plan_packet();
     }
+}
+
+void NetworkInterface::plan_packet() {
+    const uint32_t max_payload = params_.max_packet_payload_bytes;
+    tx_.hdr_bytes = tx_.first ? tx_.header_bytes : 0;
+    const uint32_t room = max_payload - HW_NI_FRAME_BYTES - tx_.hdr_bytes;
+    tx_.frag = std::min(tx_.body_bytes - tx_.offset, room);
+    tx_.last = tx_.offset + tx_.frag == tx_.body_bytes;
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    const uint64_t built =
+        std::max(now, tx_dma_free_ps_) + cycles_ps(tx_.setup_cycles + params_.packet_setup_cycles);
+    tx_.offer_ps =
+        built + cycles_ps(offer_delay_cycles(HW_NI_FRAME_BYTES + tx_.hdr_bytes, tx_.frag));
+    tx_dma_free_ps_ = built + cycles_ps(dma_cycles(tx_.frag));
+    tx_.setup_cycles = 0;
+    tx_.planned = true;
+}
+
+// The whole fragment is read from memory when the packet is offered (docs/node.md,
+// "Timing of one message").
+net::PacketPtr NetworkInterface::build_packet() {
+    const uint32_t hdr_bytes = tx_.hdr_bytes, frag = tx_.frag;
+    auto pkt = std::make_unique<net::Packet>();
+    pkt->id = (static_cast<uint64_t>(node_id_) << 40) | next_packet_id_++;
+    pkt->src_router = router_;
+    pkt->dst_router = node_routers_[tx_.dest];
+    pkt->tag = tx_.serial << 1 | (tx_.last ? 1u : 0u);
+    pkt->payload.resize(HW_NI_FRAME_BYTES + hdr_bytes + frag);
+    if (tx_.first && frag > 0) {
+        // The receiver may act once the frame and software header are in.
+        pkt->early_flits =
+            2 + (HW_NI_FRAME_BYTES + hdr_bytes + params_.flit_bytes - 1) / params_.flit_bytes;
+    }
+    uint8_t *p = pkt->payload.data();
+    put_le32(p, HW_NI_FRAME_W0(node_id_, tx_.seq));
+    put_le32(p + 4,
+             hdr_bytes | (tx_.first ? HW_NI_FRAME_FIRST : 0u) | (tx_.last ? HW_NI_FRAME_LAST : 0u));
+    put_le32(p + 8, tx_.body_bytes);
+    put_le32(p + 12, tx_.offset);
+    if (hdr_bytes > 0) {
+        std::memcpy(p + HW_NI_FRAME_BYTES, tx_.header, hdr_bytes);
+    }
+    if (frag > 0) {
+        std::memcpy(p + HW_NI_FRAME_BYTES + hdr_bytes,
+                    memory_.span(tx_.body_addr + tx_.offset, frag), frag);
+    }
+    return pkt;
 }
 
 void NetworkInterface::injected(uint64_t tag) {
@@ -247,8 +272,14 @@ void NetworkInterface::ni_rx_space_returned() {
 }
 
 void NetworkInterface::ni_deposit(uint32_t handle, NiFragment &&fragment) {
-    dma_jobs_.push_back(DmaJob{handle, std::move(fragment), true, 0});
-    dma_work_.notify();
+    DmaJob job;
+    job.handle = handle;
+    job.fragment = std::move(fragment);
+    job.queued_ps = sc_core::sc_time_stamp().value();
+    dma_jobs_.push_back(std::move(job));
+    // Never inside this call (NiCore is in the middle of an access): at the earliest
+    // when the access is over, in the same evaluation phase.
+    dma_due_.notify();
 }
 
 void NetworkInterface::ni_deposit_pending(uint32_t handle, uint32_t length) {
@@ -257,8 +288,9 @@ void NetworkInterface::ni_deposit_pending(uint32_t handle, uint32_t length) {
     job.handle = handle;
     job.fragment.length = length;
     job.arrived = false;
+    job.queued_ps = sc_core::sc_time_stamp().value();
     dma_jobs_.push_back(std::move(job));
-    dma_work_.notify();
+    dma_due_.notify();
 }
 
 void NetworkInterface::ni_deposit_arrived(uint32_t handle, NiFragment &&fragment) {
@@ -272,10 +304,11 @@ void NetworkInterface::ni_deposit_arrived(uint32_t handle, NiFragment &&fragment
     job->fragment = std::move(fragment);
     job->arrived = true;
     job->tail_ps = sc_core::sc_time_stamp().value();
-    tail_arrived_.notify();
+    dma_due_.notify();
 }
 
 void NetworkInterface::arriving(const net::Packet &pkt) {
+    complete_due_deposits();
     // Anything unusual is left to deliver(), which refuses or reports it.
     const std::vector<uint8_t> &p = pkt.payload;
     if (cut_through_.active || !core_.enabled() || p.size() < HW_NI_FRAME_BYTES) {
@@ -322,6 +355,7 @@ bool NetworkInterface::deliver_cut_through(net::PacketPtr &pkt) {
 }
 
 bool NetworkInterface::deliver(net::PacketPtr &pkt) {
+    complete_due_deposits();
     if (cut_through_.active && pkt->id == cut_through_.packet_id) {
         return deliver_cut_through(pkt);
     }
@@ -414,29 +448,36 @@ bool NetworkInterface::deliver(net::PacketPtr &pkt) {
 }
 
 void NetworkInterface::rx_dma_engine() {
-    for (;;) {
-        while (dma_jobs_.empty()) {
-            sc_core::wait(dma_work_);
+    complete_due_deposits();
+}
+
+// The receive DMA serves the deposits in order: each starts when the engine is free
+// and the firmware has answered, and takes ni.packet_setup_cycles plus its bytes;
+// a fragment deposited as it arrives ends no earlier than one DMA step (its last
+// flit's bytes) after its tail. A deposit due at a time is complete before the
+// packets and register accesses of that time are served, whoever comes first.
+void NetworkInterface::complete_due_deposits() {
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    while (!dma_jobs_.empty()) {
+        const DmaJob &job = dma_jobs_.front();
+        if (!job.arrived) {
+            return; // ni_deposit_arrived re-arms the engine
         }
-        const uint32_t length = dma_jobs_.front().fragment.length;
-        uint64_t cycles = params_.packet_setup_cycles + dma_cycles(length);
-        if (cycles > 0) {
-            sc_core::wait(sc_core::sc_time::from_value(cycles_ps(cycles)));
+        const uint32_t length = job.fragment.length;
+        const uint64_t start = std::max(rx_dma_free_ps_, job.queued_ps);
+        uint64_t done = start + cycles_ps(params_.packet_setup_cycles + dma_cycles(length));
+        if (job.tail_ps != 0) {
+            done = std::max(done, job.tail_ps +
+                                      cycles_ps(dma_cycles(std::min(length, params_.flit_bytes))));
         }
-        // A fragment deposited as it arrives ends one DMA step (its last flit's
-        // bytes) after its tail, if that is later.
-        while (!dma_jobs_.front().arrived) {
-            sc_core::wait(tail_arrived_);
+        if (done > now) {
+            dma_due_.notify(sc_core::sc_time::from_value(done - now));
+            return;
         }
-        const uint64_t end =
-            dma_jobs_.front().tail_ps + cycles_ps(dma_cycles(std::min(length, params_.flit_bytes)));
-        const uint64_t now = sc_core::sc_time_stamp().value();
-        if (end > now) {
-            sc_core::wait(sc_core::sc_time::from_value(end - now));
-        }
-        DmaJob job = std::move(dma_jobs_.front());
+        rx_dma_free_ps_ = done;
+        DmaJob finished = std::move(dma_jobs_.front());
         dma_jobs_.pop_front();
-        core_.deposit(job.handle, job.fragment);
+        core_.deposit(finished.handle, finished.fragment);
     }
 }
 

@@ -110,8 +110,30 @@ private:
     struct DmaJob {
         uint32_t handle = 0;
         NiFragment fragment;
-        bool arrived = true;  // the fragment's tail is in (its bytes are in `fragment`)
-        uint64_t tail_ps = 0; // when it arrived
+        bool arrived = true;    // the fragment's tail is in (its bytes are in `fragment`)
+        uint64_t tail_ps = 0;   // when it arrived
+        uint64_t queued_ps = 0; // when the firmware's answer queued it
+    };
+    // The descriptor the send engine works on, and its next packet.
+    struct TxWork {
+        bool active = false; // a descriptor is being sent
+        uint64_t serial = 0;
+        uint32_t dest = 0;
+        uint32_t body_addr = 0;
+        uint32_t body_bytes = 0;
+        uint16_t seq = 0;
+        uint8_t header[HW_NI_HDR_MAX_BYTES] = {};
+        uint32_t header_bytes = 0;
+        uint64_t setup_cycles = 0; // still to spend before the next packet
+        uint32_t offset = 0;       // of the next packet's fragment in the body
+        bool first = true;
+        // The next packet: planned (offer time known), then built and offered.
+        bool planned = false;
+        uint64_t offer_ps = 0;
+        uint32_t hdr_bytes = 0;
+        uint32_t frag = 0;
+        bool last = false;
+        net::PacketPtr pkt; // built, refused by a full injection queue so far
     };
 
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
@@ -133,11 +155,17 @@ private:
     void ni_deposit_pending(uint32_t handle, uint32_t length) override;
     void ni_deposit_arrived(uint32_t handle, NiFragment &&fragment) override;
 
+    // The engines are methods (docs/node.md, "Order within a cycle"): device work
+    // due at a time is done before any firmware thread runs at that time.
     void tx_engine();
+    void plan_packet();
+    net::PacketPtr build_packet();
     uint64_t offer_delay_cycles(uint32_t body_start, uint32_t frag) const;
     bool deliver_cut_through(net::PacketPtr &pkt);
 
     void rx_dma_engine();
+    // Completes every deposit due by now, in order, and arms the engine for the next.
+    void complete_due_deposits();
     bool refuse(uint64_t &reason_counter);
 
     void drive_irqs();
@@ -161,13 +189,15 @@ private:
     // send side
     uint64_t tx_engine_serial_ = 0; // next descriptor the engine starts
     uint64_t next_packet_id_ = 0;
+    uint64_t tx_dma_free_ps_ = 0; // the send DMA has read the previous fragment by then
+    TxWork tx_;
     sc_core::sc_event tx_work_;
 
     // receive side
     std::unordered_map<uint32_t, Reassembly> reassembly_; // by source node
     std::deque<DmaJob> dma_jobs_;
-    sc_core::sc_event dma_work_;
-    sc_core::sc_event tail_arrived_; // a fragment the DMA engine waits for arrived
+    uint64_t rx_dma_free_ps_ = 0; // the receive DMA finished the previous deposit then
+    sc_core::sc_event dma_due_;   // the front deposit may be complete
     CutThrough cut_through_;
     bool refused_ = false;
 
