@@ -291,10 +291,20 @@ json run_scenario(const Scenario &scenario) {
         }
     }
     uint64_t work = bench.net->events_processed(); // events (packet) or cycles (flit)
-    return json{{"delivered", bench.delivered},     {"work", work},
-                {"expected", bench.records.size()}, {"deadlock", watchdog.fired},
-                {"errors", bench.errors},           {"packets", packets},
-                {"stats", bench.net->stats_json()}, {"end_cycle", bench.net->now_cycle()}};
+    json run_ahead = {{"packets", 0}, {"replays", 0}};
+    if (const auto *packet = dynamic_cast<const PacketTorus *>(bench.net.get())) {
+        run_ahead = {{"packets", packet->run_ahead_packets()},
+                     {"replays", packet->run_ahead_replays()}};
+    }
+    return json{{"delivered", bench.delivered},
+                {"work", work},
+                {"expected", bench.records.size()},
+                {"deadlock", watchdog.fired},
+                {"errors", bench.errors},
+                {"packets", packets},
+                {"stats", bench.net->stats_json()},
+                {"end_cycle", bench.net->now_cycle()},
+                {"run_ahead", run_ahead}};
 }
 
 } // namespace starfish::net::testing

@@ -153,17 +153,44 @@ void PacketTorus::schedule(int64_t cycle, Ev kind, Seg *seg, int channel, int vc
     if (seg) {
         seg->worm->pending_events += 1;
     }
-    events_.push(e);
+    events_.push_back(e);
+    std::push_heap(events_.begin(), events_.end(), std::greater<Event>());
     if (current_ < 0) {
         wake_at(cycle);
     }
+}
+
+void PacketTorus::pop_event() {
+    std::pop_heap(events_.begin(), events_.end(), std::greater<Event>());
+    events_.pop_back();
 }
 
 void PacketTorus::wake_at(int64_t cycle) {
     wake_.notify(time_of(cycle) - sc_core::sc_time_stamp());
 }
 
+void PacketTorus::reset_segs(Worm &w) {
+    w.pending_events = 0;
+    w.delivered = false;
+    w.segs.resize(w.inj.path.size());
+    for (int h = 0; h <= w.last_hop; ++h) {
+        Seg &s = w.segs[h];
+        std::vector<Run> runs = std::move(s.runs);
+        runs.clear(); // keeps its capacity
+        s = Seg{};
+        s.runs = std::move(runs);
+        s.worm = &w;
+        s.hop = h;
+        s.channel = w.inj.path[h].channel;
+        s.vc = w.inj.path[h].vc;
+        s.wire = channels_[s.channel].wire;
+    }
+}
+
 void PacketTorus::accept(int router, Injection &&inj) {
+    if (ahead_) {
+        catch_up(now_cycle());
+    }
     Worm *w = nullptr;
     if (free_worms_.empty()) {
         worms_.push_back(std::make_unique<Worm>());
@@ -175,28 +202,24 @@ void PacketTorus::accept(int router, Injection &&inj) {
     w->src = router;
     w->inj = std::move(inj);
     w->last_hop = int(w->inj.path.size()) - 1;
-    w->pending_events = 0;
-    w->delivered = false;
-    w->segs.resize(w->inj.path.size());
-    for (int h = 0; h <= w->last_hop; ++h) {
-        Seg &s = w->segs[h];
-        std::vector<Run> runs = std::move(s.runs);
-        runs.clear(); // keeps its capacity
-        s = Seg{};
-        s.runs = std::move(runs);
-        s.worm = w;
-        s.hop = h;
-        s.channel = w->inj.path[h].channel;
-        s.vc = w->inj.path[h].vc;
-        s.wire = channels_[s.channel].wire;
-    }
+    reset_segs(*w);
+    ++live_worms_;
     queues_[router].push_back(w);
+    // Alone in the network: nothing can meet it before the next packet is offered.
+    const bool alone = live_worms_ == 1 && events_.empty() && !tracing();
+    if (alone) {
+        begin_run_ahead(*w);
+        return;
+    }
     if (queues_[router].size() == 1) {
         schedule(w->inj.eligible_cycle, Ev::HeadReady, &w->segs[0]);
     }
 }
 
 void PacketTorus::endpoint_ready_at(int router, int64_t cycle) {
+    if (ahead_ && current_ < 0) {
+        catch_up(now_cycle());
+    }
     VcState &v = channels_[topo_.eject_channel(router)].vcs[0];
     Seg *s = v.owner;
     if (s == nullptr || !s->refused || s->retry != kNever || s->eligible || s->running) {
@@ -311,12 +334,47 @@ void PacketTorus::finish(Seg &s, int64_t now) {
 
 void PacketTorus::step() {
     const int64_t now = now_cycle();
+    last_step_cycle_ = now;
+    if (ahead_) {
+        if (now <= ahead_through_) {
+            // Processed already: only the endpoint calls of this cycle are due.
+            while (deferred_next_ < deferred_.size() && deferred_[deferred_next_].cycle <= now) {
+                const Output &o = deferred_[deferred_next_++];
+                if (o.cycle != now) {
+                    throw std::logic_error(std::string(name()) + ": run-ahead output for cycle " +
+                                           std::to_string(o.cycle) + " made at cycle " +
+                                           std::to_string(now));
+                }
+                if (o.injected) {
+                    report_injected(o.router, o.tag);
+                } else {
+                    report_arriving(o.router, *o.pkt);
+                }
+            }
+            wake_ahead();
+            return;
+        }
+        // Caught up with the processed cycles: from here on as usual.
+        if (deferred_next_ != deferred_.size()) {
+            throw std::logic_error(std::string(name()) + ": run-ahead outputs left unmade");
+        }
+        ahead_ = false;
+        deferred_.clear();
+        deferred_next_ = 0;
+    }
+    process_cycle(now);
+    if (!events_.empty()) {
+        wake_at(next_event().cycle);
+    }
+}
+
+void PacketTorus::process_cycle(int64_t now) {
     current_ = now;
     std::vector<Seg *> &checks = checks_;
     checks.clear();
-    while (!events_.empty() && events_.top().cycle <= now) {
-        Event e = events_.top();
-        events_.pop();
+    while (!events_.empty() && next_event().cycle <= now) {
+        Event e = next_event();
+        pop_event();
         if (e.cycle < now) {
             throw std::logic_error(std::string(name()) + ": event for cycle " +
                                    std::to_string(e.cycle) + " seen at cycle " +
@@ -381,9 +439,12 @@ void PacketTorus::step() {
                 schedule(ready, Ev::HeadReady, &next->segs[0]);
             }
         }
-        report_injected(r, w->inj.pkt ? w->inj.pkt->tag : 0);
+        output_injected(now, r, w->inj.pkt ? w->inj.pkt->tag : 0);
     }
     injected_.clear();
+    if (!deliveries_.empty() && outputs_ != Outputs::Emit) {
+        throw std::logic_error(std::string(name()) + ": a delivery in a cycle processed ahead");
+    }
     std::sort(deliveries_.begin(), deliveries_.end(),
               [](const Seg *a, const Seg *b) { return a->channel < b->channel; });
     for (Seg *s : deliveries_) {
@@ -396,6 +457,7 @@ void PacketTorus::step() {
             const Seg &up = w.segs[s->hop - 1];
             release(up.channel, up.vc, now + up.wire, now);
             w.delivered = true;
+            --live_worms_;
             graveyard_.push_back(&w);
         } else {
             // The tail did not cross after all: the worm keeps its channels.
@@ -413,7 +475,7 @@ void PacketTorus::step() {
     std::sort(arrivals_.begin(), arrivals_.end(),
               [](const Seg *a, const Seg *b) { return a->channel < b->channel; });
     for (Seg *s : arrivals_) {
-        report_arriving(s->worm->inj.pkt->dst_router, *s->worm->inj.pkt);
+        output_arriving(now, s->worm->inj.pkt->dst_router, *s->worm->inj.pkt);
     }
     arrivals_.clear();
 
@@ -522,10 +584,173 @@ void PacketTorus::step() {
         }
     }
     graveyard_.resize(kept);
-
     current_ = -1;
+}
+
+// ---- endpoint calls and run-ahead -----------------------------------------------------
+
+void PacketTorus::output_injected(int64_t now, int router, uint64_t tag) {
+    switch (outputs_) {
+    case Outputs::Emit:
+        report_injected(router, tag);
+        break;
+    case Outputs::Defer:
+        deferred_.push_back(Output{now, true, router, tag, nullptr});
+        break;
+    case Outputs::Suppress: {
+        // The replay must meet the calls the run-ahead made, in order.
+        const bool same =
+            replayed_outputs_ < deferred_next_ && deferred_[replayed_outputs_].cycle == now &&
+            deferred_[replayed_outputs_].injected && deferred_[replayed_outputs_].router == router;
+        if (!same) {
+            throw std::logic_error(std::string(name()) + ": run-ahead replay diverged");
+        }
+        ++replayed_outputs_;
+        break;
+    }
+    }
+}
+
+void PacketTorus::output_arriving(int64_t now, int router, const Packet &pkt) {
+    switch (outputs_) {
+    case Outputs::Emit:
+        report_arriving(router, pkt);
+        break;
+    case Outputs::Defer:
+        deferred_.push_back(Output{now, false, router, 0, &pkt});
+        break;
+    case Outputs::Suppress: {
+        const bool same =
+            replayed_outputs_ < deferred_next_ && deferred_[replayed_outputs_].cycle == now &&
+            !deferred_[replayed_outputs_].injected && deferred_[replayed_outputs_].router == router;
+        if (!same) {
+            throw std::logic_error(std::string(name()) + ": run-ahead replay diverged");
+        }
+        ++replayed_outputs_;
+        break;
+    }
+    }
+}
+
+// Whether processing `cycle` would offer a packet to its endpoint: a running
+// ejection hop whose run reaches the tail by then.
+bool PacketTorus::delivers_at(int64_t cycle) const {
+    for (const Event &e : events_) {
+        if (e.cycle != cycle || e.kind != Ev::Check) {
+            continue;
+        }
+        const Seg &s = *e.seg;
+        if (e.gen != s.gen || s.finished || !s.running || s.hop != s.worm->last_hop) {
+            continue;
+        }
+        const Run &r = s.runs.back();
+        if (int64_t(r.first) + (cycle - r.t0) >= int64_t(flits(s))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// The worm w was just taken into an empty network: saves what its events will
+// change, then processes them ahead up to (not including) its delivery.
+void PacketTorus::begin_run_ahead(Worm &w) {
+    ++run_ahead_packets_;
+    ahead_worm_ = &w;
+    ahead_seq_ = seq_;
+    ahead_events_ = events_processed_;
+    ahead_channels_.clear();
+    for (const Seg &s : w.segs) {
+        const Channel &c = channels_[s.channel];
+        ahead_channels_.push_back(ChannelSnapshot{s.channel, s.vc, c.last_vc, c.vcs[s.vc].last_key,
+                                                  channel_stats(s.channel)});
+    }
+    deferred_.clear();
+    deferred_next_ = 0;
+
+    current_ = now_cycle(); // no wake-ups while scheduling
+    schedule(w.inj.eligible_cycle, Ev::HeadReady, &w.segs[0]);
+    outputs_ = Outputs::Defer;
+    ahead_through_ = -1;
+    while (!events_.empty() && !delivers_at(next_event().cycle)) {
+        const int64_t cycle = next_event().cycle;
+        process_cycle(cycle);
+        ahead_through_ = cycle;
+    }
+    outputs_ = Outputs::Emit;
+    current_ = -1;
+    ahead_ = ahead_through_ >= 0;
+    wake_.cancel();
+    wake_ahead();
+}
+
+// The next cycle with work while ahead: an endpoint call due, or the first
+// cycle not processed yet.
+void PacketTorus::wake_ahead() {
+    int64_t next = kNever;
+    if (deferred_next_ < deferred_.size()) {
+        next = deferred_[deferred_next_].cycle;
+    }
     if (!events_.empty()) {
-        wake_at(events_.top().cycle);
+        next = std::min(next, next_event().cycle);
+    }
+    if (next != kNever) {
+        wake_at(next);
+    }
+}
+
+// Something from outside (a packet offered, an endpoint ready) happens during
+// `cycle` while the engine is ahead: returns to the state the ahead worm found
+// and replays its events as far as cycle-by-cycle processing would have got by
+// now: through `cycle` if this cycle's processing has run (as it has whenever
+// the caller is a thread process), else through the cycle before. Endpoint
+// calls made so far are exactly the replayed ones; later ones are dropped and
+// will be made by the usual processing.
+void PacketTorus::catch_up(int64_t now) {
+    ahead_ = false;
+    const int64_t cycle = last_step_cycle_ == now ? now : now - 1;
+    if (ahead_through_ > cycle) {
+        ++run_ahead_replays_;
+        Worm &w = *ahead_worm_;
+        seq_ = ahead_seq_;
+        events_processed_ = ahead_events_;
+        events_.clear();
+        for (const ChannelSnapshot &cs : ahead_channels_) {
+            Channel &c = channels_[cs.channel];
+            c.sender = nullptr;
+            c.last_vc = cs.last_vc;
+            c.dirty = false;
+            c.eligible[cs.vc] = nullptr;
+            VcState &v = c.vcs[cs.vc];
+            v.owner = nullptr;
+            v.waiting.clear();
+            v.marked = false;
+            v.last_key = cs.last_key;
+            channel_stats(cs.channel) = cs.stats;
+        }
+        reset_segs(w);
+        if (queues_[w.src].empty()) {
+            queues_[w.src].push_back(&w);
+        }
+        current_ = cycle;
+        schedule(w.inj.eligible_cycle, Ev::HeadReady, &w.segs[0]);
+        outputs_ = Outputs::Suppress;
+        replayed_outputs_ = 0;
+        while (!events_.empty() && next_event().cycle <= cycle) {
+            process_cycle(next_event().cycle);
+        }
+        outputs_ = Outputs::Emit;
+        if (replayed_outputs_ != deferred_next_) {
+            throw std::logic_error(std::string(name()) + ": run-ahead replay diverged");
+        }
+        current_ = -1;
+    } else if (deferred_next_ != deferred_.size()) {
+        throw std::logic_error(std::string(name()) + ": run-ahead outputs left unmade");
+    }
+    deferred_.clear();
+    deferred_next_ = 0;
+    wake_.cancel();
+    if (!events_.empty()) {
+        wake_at(next_event().cycle);
     }
 }
 

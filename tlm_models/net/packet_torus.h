@@ -11,12 +11,21 @@
 // the changes of a run nothing needs computing, so the model schedules an event
 // only where a run starts, stops or ends: a few events per packet-hop, whatever
 // the packet's length, and none while the network is idle.
+//
+// Run-ahead (host speed only): a packet that enters an empty network has nothing
+// to contend with until the next packet is offered, so its events are computed
+// at once, ahead of SystemC time, up to the cycle of its delivery (which the
+// endpoint may refuse). The engine wakes only at the cycles where an endpoint
+// sees something (injected, arriving, the delivery). When a packet is offered
+// or an endpoint becomes ready while the state is ahead, the engine goes back
+// to the state the packet entered with and replays its events up to the
+// current cycle, which leaves exactly the state the cycle-by-cycle processing
+// would have reached (docs/network.md, "Host speed").
 
 #include "tlm_models/net/torus_base.h"
 
 #include <deque>
 #include <memory>
-#include <queue>
 #include <vector>
 
 namespace starfish::net {
@@ -29,6 +38,10 @@ public:
     ~PacketTorus() override;
 
     uint64_t events_processed() const override { return events_processed_; }
+    // Host-side counters of the run-ahead: packets that entered an empty network,
+    // and how often a new packet or endpoint made the engine replay one.
+    uint64_t run_ahead_packets() const { return run_ahead_packets_; }
+    uint64_t run_ahead_replays() const { return run_ahead_replays_; }
 
 private:
     struct Worm;
@@ -94,6 +107,39 @@ private:
     void accept(int router, Injection &&inj) override;
     void endpoint_ready_at(int router, int64_t cycle) override;
     void step();
+    // Processes every event of cycle `now` (the engine's one cycle of work).
+    void process_cycle(int64_t now);
+    void reset_segs(Worm &w);
+
+    // Event queue: a binary heap on (cycle, seq), earliest at the front.
+    const Event &next_event() const { return events_.front(); }
+    void pop_event();
+
+    // Endpoint calls of a processed cycle: made now, deferred to their cycle
+    // (run-ahead) or dropped (replay: they were made already).
+    enum class Outputs : uint8_t { Emit, Defer, Suppress };
+    struct Output {
+        int64_t cycle;
+        bool injected; // else arriving
+        int router;
+        uint64_t tag;      // injected
+        const Packet *pkt; // arriving
+    };
+    void output_injected(int64_t now, int router, uint64_t tag);
+    void output_arriving(int64_t now, int router, const Packet &pkt);
+
+    // Run-ahead (see the top of this file).
+    struct ChannelSnapshot {
+        int channel;
+        int vc;
+        int last_vc;
+        int last_key;
+        ChannelStats stats;
+    };
+    void begin_run_ahead(Worm &w);
+    bool delivers_at(int64_t cycle) const;
+    void wake_ahead();
+    void catch_up(int64_t cycle);
 
     // Flit timing.
     uint32_t flits(const Seg &s) const { return s.worm->inj.flits; }
@@ -117,11 +163,12 @@ private:
 
     std::vector<Channel> channels_;
     std::vector<std::deque<Worm *>> queues_;
-    std::priority_queue<Event, std::vector<Event>, std::greater<Event>> events_;
+    std::vector<Event> events_; // heap (std::push_heap with std::greater)
     uint64_t seq_ = 0;
     uint64_t events_processed_ = 0;
     sc_core::sc_event wake_;
-    int64_t current_ = -1; // cycle being processed by step(), -1 outside
+    int64_t current_ = -1;         // cycle being processed by step(), -1 outside
+    int64_t last_step_cycle_ = -1; // cycle of the last activation of step()
 
     // Work lists of the cycle being processed.
     std::vector<Seg *> heads_now_;
@@ -138,6 +185,20 @@ private:
     // of their hop and run vectors, so a packet costs no allocation in steady state.
     std::vector<std::unique_ptr<Worm>> worms_;
     std::vector<Worm *> free_worms_;
+    int live_worms_ = 0; // accepted and not delivered
+
+    Outputs outputs_ = Outputs::Emit;
+    bool ahead_ = false;         // events up to ahead_through_ are processed already
+    int64_t ahead_through_ = -1; // the last cycle processed ahead of SystemC time
+    Worm *ahead_worm_ = nullptr; // the packet that entered the empty network
+    uint64_t ahead_seq_ = 0;     // seq_ and events_processed_ when it did
+    uint64_t ahead_events_ = 0;
+    std::vector<ChannelSnapshot> ahead_channels_; // its path's state then
+    std::vector<Output> deferred_;                // in cycle order
+    size_t deferred_next_ = 0;                    // the first not made yet
+    size_t replayed_outputs_ = 0;
+    uint64_t run_ahead_packets_ = 0;
+    uint64_t run_ahead_replays_ = 0;
 };
 
 } // namespace starfish::net

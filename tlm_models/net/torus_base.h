@@ -100,6 +100,9 @@ protected:
     void record_flits(int channel, uint32_t flits) {
         stats_.channels[channel].busy_cycles += flits;
     }
+    // A channel's statistics (the packet engine's run-ahead saves and restores them).
+    ChannelStats &channel_stats(int channel) { return stats_.channels[channel]; }
+    bool tracing() const { return tracing_; }
     void trace_channel(int channel, bool busy, int vc) {
         if (tracing_) {
             trace_busy_[channel] = busy;
