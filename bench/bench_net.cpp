@@ -2,7 +2,11 @@
 // 6x6 machine: simulated flits and packets per wall second for uniform random
 // traffic (packet-level model, and the flit-level reference for scale), then the
 // uniform-random latency-load curve with its saturation throughput.
+// Every speed figure is also given per CPU second as a fraction of the SystemC
+// kernel's own method-run rate measured in the same run (bench/kernel_rate.h; the
+// torus is one SC_METHOD), which moves far less than wall figures on a shared host.
 // Usage: bench_net [--quick]
+#include "bench/kernel_rate.h"
 #include "hw/config/loader.h"
 #include "sim/parameters.h"
 #include "sim/runner/isolated_run.h"
@@ -35,17 +39,24 @@ json point(const config::Config &cfg, double load, uint32_t bytes, int64_t cycle
     spec.measure_cycles = cycles;
     spec.warmup_cycles = cycles / 5;
     spec.drain_cycles = 2 * cycles;
-    return sim::run_isolated([=] { return sim::run_traffic_point(cfg, spec, 0, false); });
+    return sim::run_isolated([=] {
+        const double cpu_start = bench::process_cpu_seconds();
+        json p = sim::run_traffic_point(cfg, spec, 0, false);
+        p["host"]["cpu_s"] = bench::process_cpu_seconds() - cpu_start;
+        return p;
+    });
 }
 
-void speed(const char *model, double load, uint32_t bytes, int64_t cycles) {
+void speed(const char *model, double load, uint32_t bytes, int64_t cycles,
+           const bench::KernelRate &kernel) {
     json p = point(machine(model), load, bytes, cycles);
     const json &h = p["host"];
-    double wall = h["wall_s"].get<double>();
+    double wall = h["wall_s"].get<double>(), cpu = h["cpu_s"].get<double>();
     double flits = h["flits"].get<double>(), packets = h["packets"].get<double>();
     std::printf("%-6s %6u B  load %.2f  %9.0f packets %11.0f flits  %7.3f s wall  "
-                "%10.3g flits/s %9.3g packets/s",
-                model, bytes, load, packets, flits, wall, flits / wall, packets / wall);
+                "%10.3g flits/s %9.3g packets/s  packets per CPU s = 1/%.0f of kernel method runs",
+                model, bytes, load, packets, flits, wall, flits / wall, packets / wall,
+                kernel.method_runs_per_s / (packets / cpu));
     if (h["events"].get<double>() > 0) {
         std::printf("  %.1f events/packet", h["events"].get<double>() / packets);
     }
@@ -83,14 +94,17 @@ void curve(uint32_t bytes, int64_t cycles, double step) {
 int sc_main(int argc, char *argv[]) {
     bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
     int64_t scale = quick ? 1 : 5;
+    const bench::KernelRate kernel = bench::measure_kernel_rate();
+    std::printf("SystemC kernel: %.3g thread switches, %.3g method runs per CPU second\n",
+                kernel.thread_switches_per_s, kernel.method_runs_per_s);
     std::printf("simulation speed, uniform random traffic on the 6x6 torus (net.noise_cycles "
                 "default)\n");
-    speed("packet", 0.3, 64, 20000 * scale);
-    speed("packet", 0.3, 1024, 20000 * scale);
-    speed("packet", 0.3, 8192, 100000 * scale);
-    speed("packet", 0.9, 8192, 100000 * scale);
-    speed("flit", 0.3, 64, 4000 * scale);
-    speed("flit", 0.3, 8192, 20000 * scale);
+    speed("packet", 0.3, 64, 20000 * scale, kernel);
+    speed("packet", 0.3, 1024, 20000 * scale, kernel);
+    speed("packet", 0.3, 8192, 100000 * scale, kernel);
+    speed("packet", 0.9, 8192, 100000 * scale, kernel);
+    speed("flit", 0.3, 64, 4000 * scale, kernel);
+    speed("flit", 0.3, 8192, 20000 * scale, kernel);
     curve(64, 10000 * scale, 0.05);
     curve(8192, 100000 * scale, 0.1);
     return 0;

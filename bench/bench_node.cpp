@@ -1,6 +1,9 @@
 // Host speed of the node model: firmware thread switches, device register
-// accesses and NI messages simulated per wall second. Each figure comes from
-// its own forked run (SystemC elaborates once per process).
+// accesses and NI messages simulated per wall second, and each per CPU second as
+// a fraction of the SystemC kernel's raw thread-switch rate measured in the same
+// run (bench/kernel_rate.h). Each figure comes from its own forked run (SystemC
+// elaborates once per process).
+#include "bench/kernel_rate.h"
 #include "sim/runner/isolated_run.h"
 #include "tests/node/fw_tests.h"
 #include "tests/node/node_bench.h"
@@ -17,9 +20,17 @@ namespace {
 
 json timed(testing::NodeBenchSpec spec) {
     auto start = std::chrono::steady_clock::now();
+    const double cpu_start = bench::process_cpu_seconds();
     json r = testing::run_node_bench(spec);
     r["wall_s"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r["cpu_s"] = bench::process_cpu_seconds() - cpu_start;
     return r;
+}
+
+// "= 1/N of the kernel's thread-switch rate" for `count` things in the run's CPU time.
+void print_ratio(double count, const json &r, const bench::KernelRate &kernel) {
+    std::printf("  [per CPU s: 1/%.1f of the kernel's thread switches]\n",
+                kernel.thread_switches_per_s / (count / r["cpu_s"].get<double>()));
 }
 
 void require_ok(const json &r, const char *what) {
@@ -42,6 +53,9 @@ int sc_main(int argc, char *argv[]) {
     uint32_t reads = static_cast<uint32_t>(1000000 * scale);
     uint32_t small_msgs = static_cast<uint32_t>(100000 * scale);
     uint32_t block_msgs = static_cast<uint32_t>(20000 * scale);
+    const bench::KernelRate kernel = bench::measure_kernel_rate();
+    std::printf("SystemC kernel: %.3g thread switches, %.3g method runs per CPU second\n",
+                kernel.thread_switches_per_s, kernel.method_runs_per_s);
 
     json sw = sim::run_isolated([&] {
         testing::NodeBenchSpec spec;
@@ -51,10 +65,10 @@ int sc_main(int argc, char *argv[]) {
     });
     require_ok(sw, "thread switches");
     double switches = sw["nodes"][0]["stats"]["cpu"]["context_switches"];
-    std::printf(
-        "thread switches:   %10.0f in %6.3f s wall = %10.0f switches/s (%.3f s simulated)\n",
-        switches, sw["wall_s"].get<double>(), switches / sw["wall_s"].get<double>(),
-        sw["sim_ps"].get<double>() * 1e-12);
+    std::printf("thread switches:   %10.0f in %6.3f s wall = %10.0f switches/s (%.3f s simulated)",
+                switches, sw["wall_s"].get<double>(), switches / sw["wall_s"].get<double>(),
+                sw["sim_ps"].get<double>() * 1e-12);
+    print_ratio(switches, sw, kernel);
 
     json rg = sim::run_isolated([&] {
         testing::NodeBenchSpec spec;
@@ -63,8 +77,9 @@ int sc_main(int argc, char *argv[]) {
         return timed(spec);
     });
     require_ok(rg, "register reads");
-    std::printf("register reads:    %10u in %6.3f s wall = %10.0f accesses/s\n", reads,
+    std::printf("register reads:    %10u in %6.3f s wall = %10.0f accesses/s", reads,
                 rg["wall_s"].get<double>(), reads / rg["wall_s"].get<double>());
+    print_ratio(reads, rg, kernel);
 
     for (uint32_t body : {0u, 8192u}) {
         fwt_ni_args_t a{};
@@ -89,10 +104,11 @@ int sc_main(int argc, char *argv[]) {
             return 1;
         }
         std::printf("NI messages (%4u B body): %8u in %6.3f s wall = %10.0f messages/s "
-                    "(%.0f MB/s simulated)\n",
+                    "(%.0f MB/s simulated)",
                     body, a.messages, ni["wall_s"].get<double>(),
                     a.messages / ni["wall_s"].get<double>(),
                     a.messages * double(body) / (1 << 20) / (ni["sim_ps"].get<double>() * 1e-12));
+        print_ratio(a.messages, ni, kernel);
     }
     return 0;
 }
