@@ -277,7 +277,7 @@ def ratio_summary_section(rep, entry, source):
                   "interval excludes 1). Per-cell ratios: "
                   f"[tables/{name}-cells.csv](tables/{name}-cells.csv).\n"]
     if missing:
-        out.append(f"\n{missing} cells had no {baseline} cell to pair with and were left out.\n")
+        out.append(f"\n{missing} cell(s) had no {baseline} cell to pair with and were left out.\n")
     if rep.figures:
         from report_figures import ratio_summary_chart
         ratio_summary_chart([(m, s) for m, s, _ in results], published,
