@@ -71,6 +71,7 @@ def methods_bars(cells, title, path):
     unique = dict(zip(labels, handles))
     ax.legend(unique.values(), unique.keys(), fontsize=8, ncol=min(5, len(unique)),
               loc="upper right")
+    ax.set_ylim(0, ax.get_ylim()[1] * 1.15)  # room for the legend above the bars
     ax.set_xticks(range(len(patterns)))
     ax.set_xticklabels(patterns)
     ax.set_xlabel("access pattern")

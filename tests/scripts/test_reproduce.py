@@ -93,12 +93,32 @@ def main():
         assert "Table III" in r.stdout and "published 1.00 / 1.64 / 18.10" in r.stdout
         check_report(report, expected)
 
-        # Resumed or repeated: every trial of paper-main comes from the cache.
+        # Resumed or repeated: every trial of paper-main comes from the cache. A further
+        # published table adds values (presort tells DDIO's two variants apart, an empty
+        # presort matches any) and wins over the shipped one.
         again = os.path.join(tmp, "again")
-        r = run(starfish, ["reproduce", "paper-summary", "--quick", "--out", again], env)
+        published = os.path.join(tmp, "published.csv")
+        with open(published, "w") as f:
+            f.write("layout,method,record,pattern,mbps,presort\n"
+                    "random-blocks,ddio,8192,rb,6.3,true\n"
+                    "random-blocks,ddio,8192,rb,4.5,false\n"
+                    "contiguous,spfs,8192,rb,99.5,\n")
+        r = run(starfish, ["reproduce", "paper-summary", "--quick", "--out", again,
+                           "--published", published], env)
         assert r.returncode == 0, r.stderr
         assert "245 trials (245 from the cache)" in r.stdout, r.stdout
         check_report(again, ["paper-main", "paper-summary"])
+        with open(os.path.join(again, "tables", "paper-main.csv"), newline="") as f:
+            rows = {(row["fs.kind"], row["fs.presort"], row["workload.layout"],
+                     row["workload.record_bytes"], row["workload.pattern"]): row
+                    for row in csv.DictReader(f)}
+        assert rows[("ddio", "true", "random-blocks", "8192", "rb")]["published"] == "6.30"
+        assert rows[("ddio", "false", "random-blocks", "8192", "rb")]["published"] == "4.50"
+        assert rows[("spfs", "", "contiguous", "8192", "rb")]["published"] == "99.50"
+        assert rows[("2pio", "", "contiguous", "8192", "rb")]["published"] == "31.30"
+        assert rows[("spfs", "", "random-blocks", "8192", "rb")]["published"] == ""
+        assert "SPFS          random-blocks" not in r.stdout
+        assert re.search(r"DDIO no sort +random-blocks +1 cells", r.stdout), r.stdout
 
         r = run(starfish, ["reproduce", "no-such-study", "--quick", "--out", again], env)
         assert r.returncode == 2 and "no-such-study" in r.stderr, r.stderr
