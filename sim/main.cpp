@@ -4,6 +4,7 @@
 #include "sim/cli/cmd_config.h"
 #include "sim/cli/cmd_disk.h"
 #include "sim/cli/cmd_net.h"
+#include "sim/cli/cmd_reproduce.h"
 #include "sim/cli/cmd_run.h"
 #include "sim/cli/cmd_study.h"
 #include "sim/cli/common.h"
@@ -32,6 +33,7 @@ int sc_main(int argc, char *argv[]) {
     add_run_command(app, exit_status);
     add_config_command(app, exit_status);
     add_study_command(app, exit_status);
+    add_reproduce_command(app, exit_status);
     add_net_command(app, exit_status);
     add_disk_command(app, exit_status);
 

@@ -23,4 +23,7 @@ const char *config_dir();
 // Directory holding the shipped study files (sim/studies).
 const char *studies_dir();
 
+// Directory holding the report scripts `starfish reproduce` runs (sim/report).
+const char *report_scripts_dir();
+
 } // namespace starfish::sim

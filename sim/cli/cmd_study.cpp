@@ -4,9 +4,12 @@
 #include "sim/cli/common.h"
 #include "sim/parameters.h"
 #include "sim/report/run_result.h"
+#include "sim/report/study_result.h"
 #include "sim/report/study_table.h"
+#include "sim/report/text_file.h"
 #include "sim/runner/host_clock.h"
 #include "sim/study/study.h"
+#include "sim/study/study_workload.h"
 #include "sim/study/trial_cache.h"
 #include "sim/workload/workload.h"
 
@@ -36,66 +39,14 @@ struct StudyCommandOptions {
     std::string cache_dir; // "" = default_trial_cache_dir()
 };
 
-// "1h02m", "3m07s", "12s".
-std::string duration_text(double s) {
-    long t = std::lround(std::max(s, 0.0));
-    char buf[32];
-    if (t >= 3600) {
-        std::snprintf(buf, sizeof buf, "%ldh%02ldm", t / 3600, t / 60 % 60);
-    } else if (t >= 60) {
-        std::snprintf(buf, sizeof buf, "%ldm%02lds", t / 60, t % 60);
-    } else {
-        std::snprintf(buf, sizeof buf, "%lds", t);
-    }
-    return buf;
-}
-
-void write_text(const std::string &path, const std::function<void(std::ostream &)> &fill) {
-    std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp);
-        if (!out) {
-            throw std::runtime_error("cannot write '" + path + "'");
-        }
-        fill(out);
-        if (!out.flush()) {
-            throw std::runtime_error("error writing '" + path + "'");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        throw std::runtime_error("cannot rename '" + tmp + "' to '" + path + "'");
-    }
-}
-
 int run_study_command(const StudyCommandOptions &opts) {
     HostClock clock;
     config::Config base = load_config(opts.common);
-    std::string path = opts.file;
-    std::ifstream probe(path);
-    if (!probe) {
-        // A bare name refers to a shipped study (sim/studies/NAME.json).
-        std::string shipped =
-            std::string(studies_dir()) + "/" + path +
-            (path.size() > 5 && path.substr(path.size() - 5) == ".json" ? "" : ".json");
-        if (std::ifstream(shipped)) {
-            path = shipped;
-        }
-    }
-    StudySpec spec = load_study(path);
+    StudySpec spec = load_study(resolve_study_path(opts.file, studies_dir()));
     std::vector<StudyCell> cells = expand_study(spec, base);
-    // Every cell's workload kind must exist before anything runs.
-    for (const auto &c : cells) {
-        try {
-            workload_kind(c.cfg.get_string("workload.kind"));
-        } catch (const std::runtime_error &e) {
-            throw config::ConfigError(spec.name + ": " + e.what());
-        }
-    }
+    check_workload_kinds(spec, cells);
     std::ostream &out = opts.common.human();
-    size_t total = 0;
-    for (const auto &c : cells) {
-        total += static_cast<size_t>(c.cfg.get_int("workload.trials"));
-    }
+    size_t total = study_trials(cells).size();
     HostStats host;
     host.parallel = opts.jobs > 0 ? opts.jobs : trial_parallelism(base);
     out << "study " << spec.name << ": " << cells.size() << " configurations, " << total
@@ -105,28 +56,16 @@ int run_study_command(const StudyCommandOptions &opts) {
     }
     out << std::flush;
 
-    // The data-corruption test hook changes results without changing the
-    // configuration, so such runs neither read nor fill the cache.
-    const char *corrupt = std::getenv("STARFISH_DEBUG_CORRUPT_DATA");
-    bool use_cache = !opts.no_cache && !(corrupt != nullptr && std::string(corrupt) == "1");
-    std::string cache_dir = opts.cache_dir.empty() ? default_trial_cache_dir() : opts.cache_dir;
-    std::optional<TrialCache> cache;
-    if (use_cache && !cache_dir.empty()) {
-        cache.emplace(cache_dir, simulator_identity());
-        out << "  result cache: " << cache_dir << (opts.fresh ? " (--fresh: every trial runs)" : "")
-            << "\n";
+    std::optional<TrialCache> cache = study_trial_cache(opts.no_cache, opts.cache_dir);
+    if (cache) {
+        out << "  result cache: " << cache->dir()
+            << (opts.fresh ? " (--fresh: every trial runs)" : "") << "\n";
     }
     out << std::flush;
 
-    auto trial = [](const config::Config &cfg, int t) {
-        return workload_kind(cfg.get_string("workload.kind")).run_trial(cfg, t);
-    };
     StudyRunOptions run;
     run.jobs = host.parallel;
-    run.cost = [](const config::Config &cfg) {
-        const auto &kind = workload_kind(cfg.get_string("workload.kind"));
-        return kind.cost_estimate ? kind.cost_estimate(cfg) : 1.0;
-    };
+    run.cost = workload_trial_cost;
     run.cache = cache ? &*cache : nullptr;
     run.fresh = opts.fresh;
     run.on_warning = [](const std::string &w) { std::cerr << "starfish: warning: " << w << "\n"; };
@@ -141,39 +80,9 @@ int run_study_command(const StudyCommandOptions &opts) {
         }
         out << "\n" << std::flush;
     };
-    auto results = run_study(spec, cells, trial, run);
+    auto results = run_study(spec, cells, run_workload_trial, run);
 
-    RunResult doc("study", base);
-    doc.doc()["study"] = json{{"name", spec.name}, {"description", spec.description}};
-    json cells_json = json::array();
-    bool all_verified = true;
-    for (const auto &c : results) {
-        for (const auto &t : c.trials) {
-            all_verified = all_verified && t.value("verified", false);
-            if (t.contains("host") && t["host"].value("cached", false)) {
-                ++host.cached_trials; // measured by an earlier run, not this one
-                continue;
-            }
-            host.sim_s += t.value("sim_s", 0.0);
-            host.cpu_s += t.value("host_cpu_s", 0.0);
-            host.events += t.value("events", 0ull);
-        }
-        cells_json.push_back(
-            json{{"overrides", c.overrides}, {"summary", c.summary}, {"trials", c.trials}});
-    }
-    doc.doc()["cells"] = cells_json;
-    ComparisonStats st = compare_stats(results);
-    json summary{{"cells", results.size()}, {"verified", all_verified}};
-    if (st.cells > 0) {
-        summary["published_cells"] = st.cells;
-        summary["median_abs_error_pct"] = st.median_abs_error_pct;
-        summary["worst_error_pct"] = st.worst_error_pct;
-        summary["worst_cell"] = st.worst_cell;
-        summary["within_5pct"] = st.within_5pct;
-        summary["within_10pct"] = st.within_10pct;
-    }
-    doc.set_summary(summary);
-
+    RunResult doc = study_result(spec, base, results, host);
     print_study_table(out, results);
     host.wall_s = clock.elapsed_s();
     doc.set_host(host);
@@ -181,13 +90,14 @@ int run_study_command(const StudyCommandOptions &opts) {
         doc.write(opts.common.json_path);
     }
     if (!opts.csv_path.empty()) {
-        write_text(opts.csv_path, [&](std::ostream &o) { write_study_csv(o, results); });
+        write_text_file(opts.csv_path, [&](std::ostream &o) { write_study_csv(o, results); });
     }
     if (!opts.markdown_path.empty()) {
-        write_text(opts.markdown_path, [&](std::ostream &o) { write_study_markdown(o, results); });
+        write_text_file(opts.markdown_path,
+                        [&](std::ostream &o) { write_study_markdown(o, results); });
     }
     out << host.line() << "\n";
-    if (!all_verified) {
+    if (!study_verified(doc)) {
         std::cerr << "starfish: study failed: data verification failed in some trial\n";
         return kExitRunFailed;
     }

@@ -54,13 +54,32 @@ StudySpec parse_study(const json &doc, const std::string &origin, const std::str
     for (auto it = doc.begin(); it != doc.end(); ++it) {
         const std::string &k = it.key();
         if (k != "description" && k != "set" && k != "vary" && k != "skip" && k != "compare" &&
-            k != "metric") {
+            k != "metric" && k != "report" && k != "from") {
             fail("unknown study field '" + k +
-                 "' (allowed: description, set, vary, skip, metric, compare)");
+                 "' (allowed: description, set, vary, skip, metric, compare, report, from)");
         }
     }
     spec.description = doc.value("description", "");
     spec.metric = doc.value("metric", "mb_s");
+    if (doc.contains("report")) {
+        if (!doc["report"].is_object()) {
+            fail("'report' must be an object (docs/reproduce.md)");
+        }
+        spec.report = doc["report"];
+    }
+    if (doc.contains("from")) {
+        if (!doc["from"].is_string() || doc["from"].get<std::string>().empty()) {
+            fail("'from' must name the study whose results this one is computed from");
+        }
+        for (const char *own : {"set", "vary", "skip", "compare"}) {
+            if (doc.contains(own)) {
+                fail(std::string("a study computed 'from' another has no cells of its own; "
+                                 "remove '") +
+                     own + "'");
+            }
+        }
+        spec.derived_from = doc["from"].get<std::string>();
+    }
     if (doc.contains("set")) {
         if (!doc["set"].is_object()) {
             fail("'set' must be an object of key: value");
@@ -141,7 +160,22 @@ StudySpec load_study(const std::string &path) {
     return spec;
 }
 
+std::string resolve_study_path(const std::string &name_or_path, const std::string &studies_dir) {
+    if (std::ifstream(name_or_path)) {
+        return name_or_path;
+    }
+    const std::string &p = name_or_path;
+    bool has_ext = p.size() > 5 && p.substr(p.size() - 5) == ".json";
+    std::string shipped = studies_dir + "/" + p + (has_ext ? "" : ".json");
+    return std::ifstream(shipped) ? shipped : name_or_path;
+}
+
 std::vector<StudyCell> expand_study(const StudySpec &spec, const config::Config &base) {
+    if (!spec.derived_from.empty()) {
+        throw ConfigError("study " + spec.name + " has no cells of its own: it is computed from " +
+                          spec.derived_from + "'s results by `starfish reproduce " + spec.name +
+                          "` (docs/reproduce.md)");
+    }
     std::vector<json> grid{json::object()};
     for (const auto &[key, values] : spec.axes) {
         std::vector<json> next;
@@ -187,6 +221,17 @@ std::vector<StudyCell> expand_study(const StudySpec &spec, const config::Config 
     return cells;
 }
 
+std::vector<StudyTrial> study_trials(const std::vector<StudyCell> &cells) {
+    std::vector<StudyTrial> trials;
+    for (size_t c = 0; c < cells.size(); ++c) {
+        int n = static_cast<int>(cells[c].cfg.get_int("workload.trials"));
+        for (int t = 0; t < n; ++t) {
+            trials.push_back(StudyTrial{c, t});
+        }
+    }
+    return trials;
+}
+
 PublishedTable::PublishedTable(const StudyCompare &compare) : compare_(compare) {
     try {
         CsvTable table = read_csv_file(compare.file);
@@ -217,6 +262,9 @@ std::optional<double> PublishedTable::lookup(const config::Config &cfg) const {
         for (const auto &[col, key] : compare_.columns) {
             const json &v = cfg.get(key);
             const std::string &cell = row[column_index(col)];
+            if (cell.empty()) {
+                continue; // matches any value
+            }
             if (v.is_number()) {
                 char *end = nullptr;
                 double d = std::strtod(cell.c_str(), &end);
@@ -268,33 +316,34 @@ std::vector<CellResult> summarise_cells(const StudySpec &spec, const std::vector
                          {"min", s.min},
                          {"max", s.max},
                          {"trials", s.n}};
-        if (table) {
-            if (auto published = table->lookup(cells[c].cfg)) {
-                r.summary["published"] = *published;
-                r.summary["error_pct"] = 100.0 * (s.mean - *published) / *published;
-            }
-        }
+    }
+    if (table) {
+        attach_published(out, cells, *table);
     }
     return out;
 }
 
 } // namespace
 
+void attach_published(std::vector<CellResult> &results, const std::vector<StudyCell> &cells,
+                      const PublishedTable &table) {
+    for (size_t c = 0; c < cells.size() && c < results.size(); ++c) {
+        if (auto published = table.lookup(cells[c].cfg)) {
+            json &s = results[c].summary;
+            double mean = s["mean"].get<double>();
+            s["published"] = *published;
+            s["error_pct"] = 100.0 * (mean - *published) / *published;
+        }
+    }
+}
+
 std::vector<CellResult> run_study(const StudySpec &spec, const std::vector<StudyCell> &cells,
                                   const TrialFunction &trial, const StudyRunOptions &options) {
-    struct Item {
-        size_t cell;
-        int trial;
-    };
-    std::vector<Item> items;
+    const std::vector<StudyTrial> items = study_trials(cells);
     std::vector<double> cell_cost(cells.size(), 1.0);
     for (size_t c = 0; c < cells.size(); ++c) {
         if (options.cost) {
             cell_cost[c] = std::max(options.cost(cells[c].cfg), 1e-9);
-        }
-        int trials = static_cast<int>(cells[c].cfg.get_int("workload.trials"));
-        for (int t = 0; t < trials; ++t) {
-            items.push_back(Item{c, t});
         }
     }
     auto warn = [&](const std::string &w) {

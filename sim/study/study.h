@@ -11,7 +11,11 @@
 //   "metric": trial field summarised per cell (default "mb_s")
 //   "compare": {"file": CSV, "value": column, "columns": {csv column: key}}
 //            the published value of the metric for each cell
-// See docs/studies.md.
+//   "report": {...}  how `starfish reproduce` presents the study (tables, figures);
+//            read by sim/report/make_report.py, carried through untouched here
+//   "from":  name of another study: this one has no cells of its own and is
+//            computed from that study's results by the report (paper-summary)
+// See docs/studies.md and docs/reproduce.md.
 
 #include "hw/config/config.h"
 
@@ -39,6 +43,8 @@ struct StudySpec {
     std::vector<nlohmann::json> skip;
     std::string metric = "mb_s"; // trial field summarised per cell
     std::optional<StudyCompare> compare;
+    nlohmann::json report;    // null, or the "report" object (docs/reproduce.md)
+    std::string derived_from; // "" for a study with cells of its own
 };
 
 struct StudyCell {
@@ -53,11 +59,28 @@ StudySpec load_study(const std::string &path);
 StudySpec parse_study(const nlohmann::json &doc, const std::string &origin,
                       const std::string &base_dir);
 
+// A study file's path: `name_or_path` itself when it is a readable file, else the
+// shipped study of that name (studies_dir/NAME.json, ".json" optional).
+std::string resolve_study_path(const std::string &name_or_path, const std::string &studies_dir);
+
 // The cells of the grid, each validated on top of `base`. Throws ConfigError
-// naming the cell when one is invalid.
+// naming the cell when one is invalid, or when the study is derived from another
+// (it has no cells of its own).
 std::vector<StudyCell> expand_study(const StudySpec &spec, const config::Config &base);
 
-// Published values keyed by cell; nullopt where the table has no row.
+// One trial of one cell: what a run executes (its effective configuration is
+// cells[cell].cfg, its seed stream the trial number).
+struct StudyTrial {
+    size_t cell = 0;
+    int trial = 0;
+};
+
+// Every cell's trials (workload.trials each) in the study's order: cell by cell,
+// trial 0, 1, ... within a cell.
+std::vector<StudyTrial> study_trials(const std::vector<StudyCell> &cells);
+
+// Published values keyed by cell; nullopt where the table has no row. An empty
+// field in a matching column matches any value (e.g. `presort` of SPFS rows).
 class PublishedTable {
 public:
     PublishedTable() = default;
@@ -77,6 +100,11 @@ struct CellResult {
     std::vector<nlohmann::json> trials;
     nlohmann::json summary; // mean, cv, ci95, (published, error_pct)
 };
+
+// Sets summary.published and summary.error_pct of every cell the table has a value
+// for (replacing an earlier value), leaving the others alone.
+void attach_published(std::vector<CellResult> &results, const std::vector<StudyCell> &cells,
+                      const PublishedTable &table);
 
 // Relative expected run time of one trial of a cell (any positive scale).
 using TrialCostFunction = std::function<double(const config::Config &cfg)>;

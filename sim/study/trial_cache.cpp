@@ -160,6 +160,11 @@ std::optional<json> TrialCache::load(const config::Config &cfg, int trial,
     return entry["result"];
 }
 
+bool TrialCache::has_entry(const config::Config &cfg, int trial) const {
+    std::error_code ec;
+    return std::filesystem::exists(entry_path(cfg, trial), ec);
+}
+
 std::string TrialCache::store(const config::Config &cfg, int trial, const json &result) const {
     static std::atomic<unsigned> serial{0};
     std::string path = entry_path(cfg, trial);

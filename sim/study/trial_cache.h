@@ -44,6 +44,9 @@ public:
     // miss and sets `warning` (it is overwritten when the trial has run).
     std::optional<nlohmann::json> load(const config::Config &cfg, int trial,
                                        std::string &warning) const;
+    // Whether an entry file exists for the trial; it is not read (a corrupt entry
+    // counts), so this is for estimates such as the work a run still has to do.
+    bool has_entry(const config::Config &cfg, int trial) const;
     // Writes the entry to a temporary file and renames it into place, so an
     // interrupted run never leaves a partial entry. Returns a warning, or "" on
     // success; a cache that cannot be written never fails the study.

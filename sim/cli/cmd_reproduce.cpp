@@ -1,0 +1,99 @@
+#include "sim/cli/cmd_reproduce.h"
+
+#include "sim/cli/common.h"
+#include "sim/study/reproduce.h"
+#include "sim/workload/workload.h"
+
+#include <memory>
+
+namespace starfish::sim {
+
+namespace {
+
+struct ReproduceCommandOptions {
+    CommonOptions common;
+    std::vector<std::string> studies;
+    std::string out_dir = "reproduce-report";
+    int trials = 0;
+    bool quick = false;
+    std::string published;
+    int jobs = 0;
+    std::string cache_dir;
+    bool no_cache = false;
+};
+
+// The command as typed, for the report's "how this was made" line.
+std::string command_line(const ReproduceCommandOptions &o) {
+    std::string cmd = "starfish reproduce";
+    for (const auto &s : o.studies) {
+        cmd += " " + s;
+    }
+    for (const auto &c : o.common.config_files) {
+        cmd += " --config " + c;
+    }
+    for (const auto &s : o.common.overrides) {
+        cmd += " --set " + s;
+    }
+    cmd += " --out " + o.out_dir;
+    if (o.trials > 0) {
+        cmd += " --trials " + std::to_string(o.trials);
+    }
+    if (o.quick) {
+        cmd += " --quick";
+    }
+    if (!o.published.empty()) {
+        cmd += " --published " + o.published;
+    }
+    if (o.jobs > 0) {
+        cmd += " --jobs " + std::to_string(o.jobs);
+    }
+    return cmd;
+}
+
+int run_reproduce_command(const ReproduceCommandOptions &o) {
+    ReproduceOptions opts(load_config(o.common));
+    opts.studies = o.studies;
+    opts.out_dir = o.out_dir;
+    opts.trials = o.trials;
+    opts.quick = o.quick;
+    opts.published = o.published;
+    opts.jobs = o.jobs > 0 ? o.jobs : trial_parallelism(opts.base);
+    opts.cache_dir = o.cache_dir;
+    opts.no_cache = o.no_cache;
+    opts.command_line = command_line(o);
+    return run_reproduce(opts, o.common.human());
+}
+
+} // namespace
+
+void add_reproduce_command(CLI::App &app, int &exit_status) {
+    auto opts = std::make_shared<ReproduceCommandOptions>();
+    CLI::App *cmd = app.add_subcommand(
+        "reproduce", "run the paper's studies, sensitivity and tuning experiments and write a "
+                     "report with tables and figures (docs/reproduce.md)");
+    add_common_options(cmd, opts->common);
+    cmd->add_option("study", opts->studies,
+                    "studies to run, by name (sim/studies) or file; default: every shipped study "
+                    "with a report section");
+    cmd->add_option("-o,--out", opts->out_dir,
+                    "report directory (created; default: "
+                    "reproduce-report)");
+    cmd->add_option("--trials", opts->trials, "trials per cell instead of each study's own")
+        ->check(CLI::Range(1, 1000));
+    cmd->add_flag("--quick", opts->quick,
+                  "smoke run: every file 1/80 of its size (10 MB -> 128 KB), one trial");
+    cmd->add_option("--published", opts->published,
+                    "a further published table (CSV: layout, method, record, pattern, mbps, "
+                    "presort); its values win over the shipped table's")
+        ->check(CLI::ExistingFile);
+    cmd->add_option("-j,--jobs", opts->jobs,
+                    "trials simulated at once (default: workload.jobs, 0 = one per core)")
+        ->check(CLI::Range(0, 256));
+    cmd->add_option("--cache-dir", opts->cache_dir,
+                    "result cache directory (default: $STARFISH_CACHE_DIR, else "
+                    "$XDG_CACHE_HOME/starfish/trials, else ~/.cache/starfish/trials)");
+    cmd->add_flag("--no-cache", opts->no_cache, "neither read nor write the result cache");
+    cmd->callback([opts, &exit_status] { exit_status = run_reproduce_command(*opts); });
+}
+
+} // namespace starfish::sim

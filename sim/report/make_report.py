@@ -1,0 +1,480 @@
+#!/usr/bin/env python3
+"""Writes the report of a `starfish reproduce` run (docs/reproduce.md): Table III
+(paper-summary), the figures, the ratio tables of the tuning ablations, and
+index.md linking everything, from the manifest and study documents the command
+left in the report directory. Prints where the model stands against the
+published tables (median and worst error per method) and Table III.
+
+    make_report.py REPORT_DIR [--no-figures]
+
+Called by `starfish reproduce`; can be rerun by hand on a finished report.
+"""
+import argparse
+import json
+import math
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report_data import (LAYOUT_ORDER, METHOD_ORDER, Study, cell_sort_key, load_json,  # noqa: E402
+                         ordered, read_csv)
+from report_stats import geometric_mean_ratio, ratio_of_means, ratio_summary  # noqa: E402
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class ReportError(Exception):
+    pass
+
+
+# ---------------------------------------------------------------- formatting
+
+def fmt(v, digits=2):
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "n/a"
+    if isinstance(v, float) and math.isinf(v):
+        return "∞" if v > 0 else "-∞"
+    return f"{v:.{digits}f}"
+
+
+def fmt_ratio(r):
+    """"1.64 [1.60, 1.68] *": ratio, 95% interval, * when significant."""
+    text = f"{fmt(r['ratio'])} [{fmt(r['ci95'][0])}, {fmt(r['ci95'][1])}]"
+    return text + (" *" if r["significant"] else "")
+
+
+def md_table(header, rows):
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines) + "\n"
+
+
+def write_csv(path, header, rows):
+    import csv
+    with open(path + ".tmp", "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(header)
+        w.writerows(rows)
+    os.replace(path + ".tmp", path)
+
+
+def csv_value(v):
+    if isinstance(v, float):
+        return "" if math.isnan(v) else repr(v)
+    if v is None:
+        return ""
+    return v
+
+
+# ---------------------------------------------------------------- context
+
+class Report:
+    def __init__(self, out_dir, figures):
+        self.out = out_dir
+        self.figures = figures
+        self.manifest = load_json(os.path.join(out_dir, "reproduce.json"))
+        self.studies = {}
+        for entry in self.manifest["studies"]:
+            if "data" in entry:
+                self.studies[entry["name"]] = Study(os.path.join(out_dir, entry["data"]))
+        os.makedirs(os.path.join(out_dir, "figures"), exist_ok=True)
+        self.printed = []  # lines for the terminal summary
+
+    def figure(self, name):
+        return os.path.join("figures", name + ".png")
+
+    def path(self, rel):
+        return os.path.join(self.out, rel)
+
+
+def host_description():
+    cpu = "unknown CPU"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kb = int(f.readline().split()[1])
+            mem = f", {kb / 2 ** 20:.1f} GiB memory"
+    except (OSError, ValueError, IndexError):
+        pass
+    return f"{cpu}, {os.cpu_count()} cores{mem}; {platform.platform()}; Python {platform.python_version()}"
+
+
+def git_commit():
+    try:
+        head = subprocess.run(["git", "-C", REPO, "rev-parse", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        return head + (" (with uncommitted changes)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+
+
+def duration(s):
+    s = int(round(s))
+    if s >= 3600:
+        return f"{s // 3600}h{s // 60 % 60:02d}m"
+    if s >= 60:
+        return f"{s // 60}m{s % 60:02d}s"
+    return f"{s}s"
+
+
+# ---------------------------------------------------------------- study sections
+
+def configuration_text(study):
+    """The study's definition as the report states it."""
+    d = study.definition
+    lines = []
+    if d.get("set"):
+        lines.append("set on every cell: " +
+                     ", ".join(f"`{k}` = {json.dumps(v)}" for k, v in d["set"].items()))
+    for axis in d.get("vary", []):
+        for key, values in axis.items():
+            if key == "cases":
+                shown = "; ".join(", ".join(f"{k}={json.dumps(v)}" for k, v in c.items())
+                                  for c in values)
+                if len(shown) > 300:
+                    shown = f"{len(values)} cases (see the study file)"
+                lines.append(f"cases: {shown}")
+            else:
+                lines.append(f"`{key}` ∈ {{{', '.join(json.dumps(v) for v in values)}}}")
+    for rule in d.get("skip", []):
+        lines.append("skipped: " + ", ".join(f"{k}={json.dumps(v)}" for k, v in rule.items()))
+    trials = sorted({len(c.trials) for c in study.cells})
+    lines.append(f"{len(study.cells)} cells, {'/'.join(map(str, trials))} trials per cell")
+    return "\n".join(f"* {line}" for line in lines) + "\n"
+
+
+def error_stats(cells):
+    errors = [(c.summary["error_pct"], c) for c in cells if "error_pct" in c.summary]
+    if not errors:
+        return None
+    abs_errors = [abs(e) for e, _ in errors]
+    worst = max(errors, key=lambda ec: abs(ec[0]))
+    return {"cells": len(errors), "median": statistics.median(abs_errors), "worst": worst[0],
+            "worst_cell": worst[1].label(),
+            "within5": sum(e <= 5 for e in abs_errors), "within10": sum(e <= 10 for e in abs_errors)}
+
+
+def methods_section(rep, entry, study):
+    out = []
+    for spec in study.report.get("figures", []):
+        cells = [c for c in study.cells
+                 if c.layout == spec["layout"] and c.record == int(spec["record"])]
+        if not cells:
+            continue
+        name = f"{study.name}-{spec['layout']}-{spec['record']}"
+        if rep.figures:
+            from report_figures import methods_bars
+            methods_bars(cells, spec.get("title", name), rep.path(rep.figure(name)))
+        out.append(f"![{spec.get('title', name)}]({rep.figure(name)})\n\n")
+    points = [(c.method, c.record, c.summary["published"], c.summary["mean"])
+              for c in study.cells if "published" in c.summary]
+    if points:
+        name = f"{study.name}-published"
+        if rep.figures:
+            from report_figures import published_scatter
+            published_scatter(points, f"{study.name}: model against published (MB/s, ra undivided)",
+                              rep.path(rep.figure(name)))
+        out.append(f"![model against published]({rep.figure(name)})\n\n")
+    rows = []
+    groups = {}
+    for c in study.cells:
+        groups.setdefault((c.method, c.layout), []).append(c)
+    for (method, layout) in sorted(groups, key=lambda k: (METHOD_ORDER.index(k[0])
+                                                          if k[0] in METHOD_ORDER else 9,
+                                                          LAYOUT_ORDER.index(k[1])
+                                                          if k[1] in LAYOUT_ORDER else 9)):
+        st = error_stats(groups[(method, layout)])
+        if st is None:
+            continue
+        rows.append([method, layout, st["cells"], fmt(st["median"], 1), fmt(st["worst"], 1),
+                     st["worst_cell"], st["within5"], st["within10"]])
+        rep.printed.append(f"  {method:13s} {layout:13s} {st['cells']:3d} cells: median |error| "
+                           f"{st['median']:5.1f}%, worst {st['worst']:+6.1f}% ({st['worst_cell']})")
+    if rows:
+        out.append("Against the published values (error = model / published − 1):\n\n")
+        out.append(md_table(["method", "layout", "cells", "median abs error %", "worst error %",
+                             "worst cell", "within 5%", "within 10%"], rows))
+    return "".join(out)
+
+
+def ratio_summary_section(rep, entry, source):
+    spec = entry["report"]
+    baseline = spec.get("baseline", "SPFS")
+    base = {(c.layout, c.record, c.pattern): c for c in source.cells if c.method == baseline}
+    published = {}
+    if spec.get("published"):
+        pub_path = os.path.join(os.path.dirname(entry["path"]), spec["published"])
+        for row in read_csv(pub_path):
+            published[row["method"]] = {k: float(row[k]) for k in ("min", "geomean", "max")}
+    results, cell_rows, missing = [], [], 0
+    for row_spec in spec["rows"]:
+        method = row_spec["method"]
+        pairs = []
+        for c in sorted(source.cells, key=lambda c: (c.layout, cell_sort_key(c))):
+            if c.method != method or ("layout" in row_spec and c.layout != row_spec["layout"]):
+                continue
+            b = base.get((c.layout, c.record, c.pattern))
+            if b is None:
+                missing += 1
+                continue
+            pairs.append((c.label(), c.metric("mb_s"), b.metric("mb_s")))
+        if not pairs:
+            continue
+        summary = ratio_summary(pairs)
+        results.append((method, summary, row_spec.get("layout", "both layouts")))
+        for label, a, b in pairs:
+            r = ratio_of_means(a, b)
+            cell_rows.append([method, label, csv_value(r.ratio), csv_value(r.low),
+                              csv_value(r.high), csv_value(r.significant)])
+    if not results:
+        raise ReportError(f"{entry['name']}: no cell of {entry['from']} pairs with a {baseline} cell")
+    header = ["method", "layouts", "cells"]
+    csv_rows, md_rows = [], []
+    for kind in ("min", "geomean", "max"):
+        header += [kind, f"{kind}_ci95_low", f"{kind}_ci95_high", f"{kind}_significant"]
+    header += ["min_cell", "max_cell", "published_min", "published_geomean", "published_max"]
+    for method, s, layouts in results:
+        row = [method, layouts, s["cells"]]
+        for kind in ("min", "geomean", "max"):
+            r = s[kind]
+            row += [csv_value(r["ratio"]), csv_value(r["ci95"][0]), csv_value(r["ci95"][1]),
+                    csv_value(r["significant"])]
+        pub = published.get(method)
+        row += [s["min"]["cell"], s["max"]["cell"]]
+        row += [pub[k] if pub else "" for k in ("min", "geomean", "max")]
+        csv_rows.append(row)
+        pub_text = " / ".join(fmt(pub[k]) for k in ("min", "geomean", "max")) if pub else "—"
+        md_rows.append([method, layouts, s["cells"], fmt_ratio(s["min"]) + f" ({s['min']['cell']})",
+                        fmt_ratio(s["geomean"]), fmt_ratio(s["max"]) + f" ({s['max']['cell']})",
+                        pub_text])
+        rep.printed.append(f"  {method:13s} {fmt(s['min']['ratio'])} / {fmt(s['geomean']['ratio'])}"
+                           f" / {fmt(s['max']['ratio'])}   published {pub_text}")
+    name = entry["name"]
+    write_csv(rep.path(f"tables/{name}.csv"), header, csv_rows)
+    write_csv(rep.path(f"tables/{name}-cells.csv"),
+              ["method", "cell", "ratio", "ci95_low", "ci95_high", "significant"], cell_rows)
+    table = md_table(["method", "layouts", "cells", "minimum", "geometric mean", "maximum",
+                      "published (min / gm / max)"], md_rows)
+    with open(rep.path(f"tables/{name}.md"), "w") as f:
+        f.write(f"# {name}\n\n{entry['description']}\n\n{table}\n"
+                "Each ratio: model value [95% confidence interval]; * = significant "
+                "(the interval excludes 1).\n")
+    out = [table, "\nEach ratio: model value [95% confidence interval]; * = significant (the "
+                  "interval excludes 1). Per-cell ratios: "
+                  f"[tables/{name}-cells.csv](tables/{name}-cells.csv).\n"]
+    if missing:
+        out.append(f"\n{missing} cell(s) had no {baseline} cell to pair with and were left out.\n")
+    if rep.figures:
+        from report_figures import ratio_summary_chart
+        ratio_summary_chart([(m, s) for m, s, _ in results], published,
+                            rep.path(rep.figure(name)))
+    out.append(f"\n![Table III]({rep.figure(name)})\n")
+    return "".join(out)
+
+
+def lines_section(rep, entry, study):
+    spec = study.report
+    x_key = spec["x"]
+    scale = "log2" if spec.get("log2_x") else ("log10" if spec.get("log10_x") else "linear")
+    if rep.figures:
+        from report_figures import sensitivity_lines
+        sensitivity_lines(study, x_key, scale, rep.path(rep.figure(study.name)))
+    return f"![{study.name}]({rep.figure(study.name)})\n"
+
+
+def _same(a, b):
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and \
+            not isinstance(a, bool) and not isinstance(b, bool):
+        return float(a) == float(b)
+    return a == b
+
+
+def ablation_section(rep, entry, study):
+    spec = study.report
+    switch = spec["switch"]
+    baseline = spec["baseline"]
+    together = set(spec.get("with", []))
+
+    def identity(c):
+        return tuple((k, str(v)) for k, v in sorted(c.overrides.items())
+                     if k != switch and k not in together)
+
+    groups = {}
+    for c in study.cells:
+        groups.setdefault(identity(c), []).append(c)
+    out = []
+    for metric in spec.get("metrics", ["mb_s"]):
+        panels = {}  # (method, layout) -> [(label, {value: Ratio})]
+        per_series = {}  # (method, layout) -> value -> [(a, b)]
+        csv_rows = []
+        for key in sorted(groups, key=lambda k: cell_sort_key(groups[k][0])):
+            cells = groups[key]
+            base = next((c for c in cells if _same(c.value(switch), baseline)), None)
+            if base is None:
+                continue
+            b = base.metric(metric)
+            ratios = {}
+            for c in cells:
+                if c is base:
+                    continue
+                value = c.value(switch)
+                a = c.metric(metric)
+                if sum(b) == 0 or sum(a) == 0:
+                    continue  # e.g. no disk movements at all: no ratio
+                r = ratio_of_means(a, b)
+                ratios[value] = r
+                per_series.setdefault((base.method, base.layout), {}).setdefault(
+                    str(value), []).append((a, b))
+                csv_rows.append([base.method, base.layout, base.record, base.pattern, str(value),
+                                 csv_value(r.ratio), csv_value(r.low), csv_value(r.high),
+                                 csv_value(r.significant)])
+            panels.setdefault((base.method, base.layout), []).append(
+                (f"{base.pattern} {base.record}", ratios))
+        suffix = "" if metric == "mb_s" else "-" + metric.replace(".", "-")
+        write_csv(rep.path(f"tables/{study.name}-ratios{suffix}.csv"),
+                  ["method", "layout", "record", "pattern", switch, "ratio", "ci95_low",
+                   "ci95_high", "significant"], csv_rows)
+        out.append(f"**{metric}** with the switch at each value divided by {metric} at "
+                   f"`{switch}` = {baseline}, per cell: "
+                   f"[tables/{study.name}-ratios{suffix}.csv](tables/{study.name}-ratios{suffix}.csv)."
+                   "\n\n")
+        summary_rows, series = [], []
+        for (method, layout) in sorted(per_series, key=lambda k: (
+                METHOD_ORDER.index(k[0]) if k[0] in METHOD_ORDER else 9, k[1])):
+            points = []
+            for value, pairs in per_series[(method, layout)].items():
+                g = geometric_mean_ratio(pairs)
+                points.append((value, g))
+                summary_rows.append([method, layout, value, len(pairs), fmt_ratio(g.as_dict())])
+            series.append((f"{method}, {layout}", points))
+        if summary_rows:
+            out.append(md_table(["method", "layout", switch, "cells",
+                                 "geometric mean ratio [95% CI]"], summary_rows))
+            out.append("\n")
+        if rep.figures and panels:
+            from report_figures import ablation_bars, ablation_summary
+            for layout in ordered([k[1] for k in panels], LAYOUT_ORDER):
+                rows = [(f"{m}, {layout}", panels[(m, layout)])
+                        for m in ordered([k[0] for k in panels], METHOD_ORDER)
+                        if (m, layout) in panels]
+                name = f"{study.name}{suffix}-{layout}"
+                ablation_bars(rows, switch, baseline, metric, f"{study.name}: {metric}",
+                              rep.path(rep.figure(name)))
+                out.append(f"![{name}]({rep.figure(name)})\n\n")
+            if series:
+                name = f"{study.name}{suffix}-summary"
+                ablation_summary(series, switch, baseline, metric, f"{study.name}: {metric}",
+                                 rep.path(rep.figure(name)))
+                out.append(f"![{name}]({rep.figure(name)})\n\n")
+    return "".join(out)
+
+
+SECTIONS = {"methods": methods_section, "lines": lines_section, "ablation": ablation_section}
+
+
+# ---------------------------------------------------------------- index
+
+def machine_text(config):
+    c = config
+    return (f"{c['machine.cp_count']} CPs + {c['machine.iop_count']} IOPs at "
+            f"{c['machine.cpu_mhz']} MHz on a {c['net.width']}×{c['net.height']} torus, "
+            f"{c['machine.disks_per_iop']} disk(s) per IOP, {c['fs.block_bytes']}-byte blocks, "
+            f"{c['workload.file_mb']} MB file, {c['workload.trials']} trials "
+            "(the base configuration; each study's own settings are listed with it)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("report_dir")
+    ap.add_argument("--no-figures", action="store_true",
+                    help="tables and index only (no matplotlib)")
+    args = ap.parse_args()
+    started = time.time()
+    rep = Report(args.report_dir, figures=not args.no_figures)
+    m = rep.manifest
+    sections = []
+    error_lines, table3_lines = [], []
+    for entry in m["studies"]:
+        name = entry["name"]
+        head = [f"## {name}\n\n{entry['description']}\n\n"]
+        if not entry.get("requested", True):
+            head.append("(Run because a requested study is computed from it.)\n\n")
+        if "from" in entry:
+            source = rep.studies.get(entry["from"])
+            if source is None:
+                raise ReportError(f"{name}: the results of {entry['from']} are missing")
+            rep.printed = []
+            body = ratio_summary_section(rep, entry, source)
+            table3_lines += rep.printed
+            links = f"Table: [CSV](tables/{name}.csv), [Markdown](tables/{name}.md).\n\n"
+            sections.append("".join(head) + f"Computed from {entry['from']}'s results.\n\n" +
+                            links + body)
+            continue
+        study = rep.studies[name]
+        kind = study.report.get("kind")
+        rep.printed = []
+        body = SECTIONS[kind](rep, entry, study) if kind in SECTIONS else ""
+        error_lines += rep.printed
+        links = (f"Tables: [CSV]({entry['csv']}), [Markdown]({entry['markdown']}); all trials: "
+                 f"[JSON]({entry['data']}). Wall time {duration(entry['wall_s'])}, "
+                 f"{entry['trials_from_cache']} of {entry['trials']} trials from the result cache"
+                 f"{'' if entry['verified'] else '; **DATA VERIFICATION FAILED in some trial**'}.\n\n")
+        sections.append("".join(head) + "Configuration:\n\n" + configuration_text(study) + "\n" +
+                        links + body)
+
+    report_s = time.time() - started
+    wall = m["simulation_wall_s"] + report_s
+    intro = [f"# Reproduction report\n\n",
+             f"Made by `{m['command']}` on {m['started_utc']}.\n\n",
+             "| | |\n|---|---|\n",
+             f"| simulator | starfish {m['starfish_version']} (build {m['simulator']}) |\n",
+             f"| source commit | {git_commit()} |\n",
+             f"| host | {host_description()} |\n",
+             f"| host wall time | {duration(wall)} ({duration(m['simulation_wall_s'])} "
+             f"simulating, {duration(report_s)} for tables and figures), {m['jobs']} trial "
+             "processes at once |\n",
+             f"| simulated machine | {machine_text(m['config'])} |\n"]
+    if m["quick"]:
+        intro.append(f"| **quick run** | every file {m['file_scale']:g} of its size, "
+                     f"{m['trials']} trial per cell: a smoke test, not results |\n")
+    elif m["trials"]:
+        intro.append(f"| trials | {m['trials']} per cell (--trials) |\n")
+    if m["published"]:
+        intro.append(f"| further published table | {', '.join(m['published'])} |\n")
+    if not rep.figures:
+        intro.append("| figures | not made (no matplotlib) |\n")
+    intro.append("\nHow to read each table and figure: docs/reproduce.md.\n\n## Studies\n\n")
+    for entry in m["studies"]:
+        intro.append(f"* [{entry['name']}](#{entry['name']}): {entry['description']}\n")
+    intro.append("\n")
+    with open(rep.path("index.md.tmp"), "w") as f:
+        f.write("".join(intro) + "\n".join(sections))
+    os.replace(rep.path("index.md.tmp"), rep.path("index.md"))
+
+    if error_lines:
+        print("model against the published tables, per method and layout:")
+        print("\n".join(error_lines))
+    if table3_lines:
+        print("Table III (ratio to SPFS, min / geometric mean / max):")
+        print("\n".join(table3_lines))
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except (ReportError, KeyError, OSError, ValueError) as e:
+        sys.exit(f"make_report: {e}")

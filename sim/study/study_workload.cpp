@@ -1,0 +1,41 @@
+#include "sim/study/study_workload.h"
+
+#include "hw/config/config_error.h"
+#include "sim/workload/workload.h"
+
+#include <cstdlib>
+
+namespace starfish::sim {
+
+void check_workload_kinds(const StudySpec &spec, const std::vector<StudyCell> &cells) {
+    for (const auto &c : cells) {
+        try {
+            workload_kind(c.cfg.get_string("workload.kind"));
+        } catch (const std::runtime_error &e) {
+            throw config::ConfigError(spec.name + ": " + e.what());
+        }
+    }
+}
+
+nlohmann::json run_workload_trial(const config::Config &cfg, int trial) {
+    return workload_kind(cfg.get_string("workload.kind")).run_trial(cfg, trial);
+}
+
+double workload_trial_cost(const config::Config &cfg) {
+    const auto &kind = workload_kind(cfg.get_string("workload.kind"));
+    return kind.cost_estimate ? kind.cost_estimate(cfg) : 1.0;
+}
+
+std::optional<TrialCache> study_trial_cache(bool no_cache, const std::string &dir_option) {
+    const char *corrupt = std::getenv("STARFISH_DEBUG_CORRUPT_DATA");
+    if (no_cache || (corrupt != nullptr && std::string(corrupt) == "1")) {
+        return std::nullopt;
+    }
+    std::string dir = dir_option.empty() ? default_trial_cache_dir() : dir_option;
+    if (dir.empty()) {
+        return std::nullopt;
+    }
+    return TrialCache(dir, simulator_identity());
+}
+
+} // namespace starfish::sim

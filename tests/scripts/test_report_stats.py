@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""CTest check of the Table III arithmetic of the reproduce report
+(sim/report/report_stats.py, sim/report/make_report.py; docs/reproduce.md): the
+ratio of two means with Fieller's 95% interval, the geometric mean of ratios with
+its interval, and the minimum / geometric mean / maximum table, on hand-built
+trials whose expected values were worked out by hand from the formulas (the
+steps are in the comments; t(0.975, 2) = 4.303, t(0.975, 4) = 2.776).
+Then the whole paper-summary step of make_report.py on a hand-built report
+directory: pairing with SPFS cell by cell, DDIO no sort over random-blocks only,
+the published columns.
+usage: test_report_stats.py"""
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+REPORT = os.path.join(ROOT, "sim", "report")
+sys.path.insert(0, REPORT)
+from report_stats import (Summary, geometric_mean_ratio, ratio_of_means,  # noqa: E402
+                          ratio_summary, student_t975)
+
+TOL = 5e-4
+
+# Three-trial samples: mean m, sample sd 1, variance of the mean 1/3.
+A1, B1 = [9, 10, 11], [4, 5, 6]        # ratio 10 / 5 = 2
+A2, B2 = [7, 8, 9], [15, 16, 17]       # ratio 8 / 16 = 0.5
+A3 = [30, 32, 34]                      # sd 2, variance of the mean 4/3; ratio to B2 = 2
+
+
+def close(x, y, tol=TOL):
+    return abs(x - y) <= tol
+
+
+def check_summary():
+    s = Summary(A1)
+    assert s.mean == 10 and close(s.sd, 1.0) and close(s.cv, 0.1)
+    # 10 -+ 4.303 * 1 / sqrt(3) = 10 -+ 2.4843
+    assert close(s.ci[0], 7.5157) and close(s.ci[1], 12.4843), s.ci
+    one = Summary([5.0])
+    assert one.mean == 5 and math.isnan(one.ci[0]) and math.isnan(one.cv)
+    assert student_t975(2) == 4.303 and student_t975(4.9) == 2.776
+
+
+def check_fieller():
+    # Fieller: q with (ma - q mb)^2 <= t^2 (va + q^2 vb), t^2 = 4.303^2 = 18.5158.
+    # A1/B1: (25 - 18.5158/3) q^2 - 100 q + (100 - 18.5158/3) = 0
+    #        18.8281 q^2 - 100 q + 93.8281 = 0, disc = 10000 - 4 * 18.8281 * 93.8281 = 2933.6
+    #        q = (100 -+ 54.163) / 37.656 = 1.2173, 4.0940
+    r = ratio_of_means(A1, B1)
+    assert r.ratio == 2.0
+    assert close(r.low, 1.2173) and close(r.high, 4.0940), (r.low, r.high)
+    assert r.significant is True
+    # A2/B2: 249.8281 q^2 - 256 q + 57.8281 = 0, disc = 65536 - 57788.3 = 7747.7
+    #        q = (256 -+ 88.021) / 499.656 = 0.3362, 0.6885
+    r = ratio_of_means(A2, B2)
+    assert r.ratio == 0.5 and close(r.low, 0.3362) and close(r.high, 0.6885), (r.low, r.high)
+    assert r.significant is True
+    # Equal samples: 18.8281 q^2 - 50 q + 18.8281 = 0, q = (50 -+ 32.75) / 37.656 = 0.4543, 2.2013
+    r = ratio_of_means(B1, B1)
+    assert r.ratio == 1.0 and close(r.low, 0.4543) and close(r.high, 2.2013), (r.low, r.high)
+    assert r.significant is False
+    # No spread at all: the interval collapses onto the ratio.
+    r = ratio_of_means([4, 4, 4], [2, 2, 2])
+    assert r.low == r.high == 2.0 and r.significant is True
+    # One trial: no variance estimate, so no interval and no verdict.
+    r = ratio_of_means([4.0], [2.0])
+    assert r.ratio == 2.0 and math.isnan(r.low) and r.significant is None
+    # A divisor indistinguishable from 0: unbounded.
+    r = ratio_of_means([1, 2, 3], [-1, 0, 1.5])
+    assert r.low == -math.inf and r.high == math.inf and r.significant is False
+
+
+def check_geometric_mean():
+    # Cells A1/B1 (ratio 2) and A2/B2 (0.5): G = sqrt(2 * 0.5) = 1.
+    # Delta method: var(mean)/mean^2 per sample:
+    #   (1/3)/100 = 0.0033333, (1/3)/25 = 0.0133333, (1/3)/64 = 0.0052083, (1/3)/256 = 0.0013021
+    #   sum = 0.0231771, var(log G) = sum / 2^2; Welch dof = sum^2 / (sum of squares / 2)
+    #   = 0.00053718 / 0.00010885 = 4.93 -> 4, t = 2.776
+    #   half width of log G = 2.776 * sqrt(0.0231771) / 2 = 0.21131 -> [e^-0.21131, e^0.21131]
+    g = geometric_mean_ratio([(A1, B1), (A2, B2)])
+    assert close(g.ratio, 1.0)
+    assert close(g.low, 0.8095) and close(g.high, 1.2353), (g.low, g.high)
+    assert g.significant is False
+    # One cell A3/B2: components (4/3)/1024 = (1/3)/256 = 0.0013021, sum 0.0026042, dof exactly
+    # 4, half width 2.776 * sqrt(0.0026042) = 0.14166 -> 2 e^-+0.14166 = 1.7358, 2.3044
+    g = geometric_mean_ratio([(A3, B2)])
+    assert close(g.ratio, 2.0) and close(g.low, 1.7358) and close(g.high, 2.3044), (g.low, g.high)
+    assert g.significant is True
+
+
+def check_ratio_summary():
+    s = ratio_summary([("c1", A1, B1), ("c2", A2, B2)])
+    assert s["cells"] == 2
+    assert s["min"]["cell"] == "c2" and s["min"]["ratio"] == 0.5
+    assert s["max"]["cell"] == "c1" and s["max"]["ratio"] == 2.0
+    assert close(s["min"]["ci95"][1], 0.6885) and close(s["max"]["ci95"][0], 1.2173)
+    assert close(s["geomean"]["ratio"], 1.0) and s["geomean"]["significant"] is False
+
+
+# ---------------------------------------------------------------- make_report end to end
+
+CONFIG = {"fs.kind": "ddio", "fs.presort": True, "workload.layout": "contiguous",
+          "workload.record_bytes": 8192, "workload.pattern": "rb", "machine.cp_count": 16,
+          "machine.iop_count": 16, "machine.cpu_mhz": 50.0, "net.width": 6, "net.height": 6,
+          "machine.disks_per_iop": 1, "fs.block_bytes": 8192, "workload.file_mb": 10.0,
+          "workload.trials": 3}
+
+
+def cell(kind, presort, layout, record, pattern, values):
+    overrides = {"fs.kind": kind, "workload.layout": layout, "workload.record_bytes": record,
+                 "workload.pattern": pattern}
+    if kind == "ddio":
+        overrides["fs.presort"] = presort
+    s = Summary(values)
+    return {"overrides": overrides,
+            "summary": {"mean": s.mean, "cv": s.cv, "ci95": list(s.ci), "trials": s.n},
+            "trials": [{"trial": i, "mb_s": v, "verified": True} for i, v in enumerate(values)]}
+
+
+def build_report_dir(tmp):
+    cells = [
+        cell("spfs", True, "contiguous", 8192, "rb", B1),
+        cell("spfs", True, "random-blocks", 8, "rc", B2),
+        cell("ddio", True, "contiguous", 8192, "rb", A1),      # DDIO sort: 2
+        cell("ddio", True, "random-blocks", 8, "rc", A2),      # DDIO sort: 0.5
+        cell("ddio", False, "random-blocks", 8, "rc", A3),     # DDIO no sort: 2
+        cell("ddio", False, "contiguous", 8192, "rb", [99, 100, 101]),  # left out: contiguous
+        cell("2pio", True, "contiguous", 8192, "rb", B1),      # 2PIO: 1
+        cell("2pio", True, "random-blocks", 8, "rc", B2),      # 2PIO: 1
+        cell("2pio", True, "contiguous", 8192, "wb", [50, 50, 50]),  # no SPFS cell: left out
+    ]
+    os.makedirs(os.path.join(tmp, "data"))
+    study = {"study": {"name": "paper-main", "set": {}, "report": {"kind": "methods"}},
+             "config": CONFIG, "cells": cells}
+    with open(os.path.join(tmp, "data", "paper-main.json"), "w") as f:
+        json.dump(study, f)
+    studies_dir = os.path.join(tmp, "studies")
+    os.makedirs(studies_dir)
+    with open(os.path.join(tmp, "published.csv"), "w") as f:
+        f.write("method,min,geomean,max\nDDIO sort,1.00,1.64,18.10\n")
+    manifest = {
+        "command": "test", "started_utc": "now", "starfish_version": "0", "simulator": "test",
+        "simulation_wall_s": 1.0, "jobs": 1, "config": CONFIG, "quick": False, "trials": 0,
+        "file_scale": 1.0, "published": [],
+        "studies": [
+            {"name": "paper-main", "description": "hand-built", "requested": False,
+             "data": "data/paper-main.json", "csv": "tables/paper-main.csv",
+             "markdown": "tables/paper-main.md", "wall_s": 1.0, "trials": 27,
+             "trials_from_cache": 0, "verified": True, "report": {"kind": "methods"}},
+            {"name": "paper-summary", "description": "Table III", "requested": True,
+             "from": "paper-main", "path": os.path.join(studies_dir, "paper-summary.json"),
+             "report": {"kind": "ratio-summary", "baseline": "SPFS",
+                        "rows": [{"method": "DDIO sort"},
+                                 {"method": "DDIO no sort", "layout": "random-blocks"},
+                                 {"method": "2PIO"}],
+                        "published": "../published.csv"}}]}
+    with open(os.path.join(tmp, "reproduce.json"), "w") as f:
+        json.dump(manifest, f)
+    os.makedirs(os.path.join(tmp, "tables"))
+
+
+def check_make_report():
+    with tempfile.TemporaryDirectory() as tmp:
+        build_report_dir(tmp)
+        run = subprocess.run([sys.executable, os.path.join(REPORT, "make_report.py"), tmp,
+                              "--no-figures"], capture_output=True, text=True)
+        print(run.stdout)
+        assert run.returncode == 0, run.stderr
+        with open(os.path.join(tmp, "tables", "paper-summary.csv"), newline="") as f:
+            rows = {r["method"]: r for r in csv.DictReader(f)}
+        index = open(os.path.join(tmp, "index.md")).read()
+    assert list(rows) == ["DDIO sort", "DDIO no sort", "2PIO"], list(rows)
+    sort = rows["DDIO sort"]
+    assert sort["cells"] == "2" and sort["layouts"] == "both layouts"
+    assert close(float(sort["min"]), 0.5) and sort["min_cell"] == "rc 8 random-blocks"
+    assert close(float(sort["min_ci95_low"]), 0.3362) and close(float(sort["min_ci95_high"]), 0.6885)
+    assert close(float(sort["geomean"]), 1.0)
+    assert close(float(sort["geomean_ci95_low"]), 0.8095)
+    assert close(float(sort["geomean_ci95_high"]), 1.2353)
+    assert sort["geomean_significant"] == "False" and sort["max_significant"] == "True"
+    assert close(float(sort["max"]), 2.0) and sort["max_cell"] == "rb 8192 contiguous"
+    assert sort["published_geomean"] == "1.64"
+    nosort = rows["DDIO no sort"]
+    # random-blocks only: the contiguous no-sort cell (ratio 20) must not count
+    assert nosort["cells"] == "1" and nosort["layouts"] == "random-blocks"
+    assert close(float(nosort["max"]), 2.0) and close(float(nosort["geomean_ci95_low"]), 1.7358)
+    assert nosort["published_min"] == ""
+    twophase = rows["2PIO"]
+    # the wb cell has no SPFS partner and is left out
+    assert twophase["cells"] == "2" and close(float(twophase["geomean"]), 1.0)
+    assert close(float(twophase["min_ci95_low"]), 0.4543)
+    assert "DDIO sort" in run.stdout and "published 1.00 / 1.64 / 18.10" in run.stdout
+    assert "tables/paper-summary.csv" in index and "1 cell(s) had no SPFS cell" in index
+
+
+def main():
+    check_summary()
+    check_fieller()
+    check_geometric_mean()
+    check_ratio_summary()
+    check_make_report()
+    print("test_report_stats: ok")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""CTest check of `starfish reproduce` (docs/reproduce.md): a --quick run of every
+shipped report study writes index.md, every study's data, CSV and Markdown
+tables (one row per cell), Table III, and the PNG figures index.md links, all
+non-empty; a second run of paper-summary takes every trial from the result cache;
+bad input exits 2 naming the problem. Uses a temporary cache, never the user's.
+usage: test_reproduce.py STARFISH_BINARY"""
+import csv
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+STUDIES = os.path.join(ROOT, "sim", "studies")
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def shipped_report_studies():
+    names = []
+    for f in sorted(os.listdir(STUDIES)):
+        if f.endswith(".json"):
+            with open(os.path.join(STUDIES, f)) as fh:
+                if "report" in json.load(fh):
+                    names.append(f[:-5])
+    return names
+
+
+def run(starfish, args, env):
+    r = subprocess.run([starfish] + args, capture_output=True, text=True, env=env)
+    print(f"$ starfish {' '.join(args)}  -> {r.returncode}")
+    return r
+
+
+def non_empty(path):
+    assert os.path.isfile(path), f"missing {path}"
+    assert os.path.getsize(path) > 0, f"empty {path}"
+
+
+def check_report(report, expected):
+    with open(os.path.join(report, "reproduce.json")) as f:
+        manifest = json.load(f)
+    names = [s["name"] for s in manifest["studies"]]
+    assert sorted(names) == sorted(expected), names
+    index = open(os.path.join(report, "index.md")).read()
+    assert "quick run" in index and "source commit" in index and "host wall time" in index
+    for entry in manifest["studies"]:
+        name = entry["name"]
+        assert f"## {name}" in index, name
+        if "from" in entry:
+            for suffix in (".csv", ".md", "-cells.csv"):
+                non_empty(os.path.join(report, "tables", name + suffix))
+            with open(os.path.join(report, "tables", name + ".csv"), newline="") as f:
+                rows = list(csv.DictReader(f))
+            assert [r["method"] for r in rows] == ["DDIO sort", "DDIO no sort", "2PIO"], rows
+            assert all(float(r["geomean"]) > 0 for r in rows)
+            continue
+        for key in ("data", "csv", "markdown"):
+            non_empty(os.path.join(report, entry[key]))
+        with open(os.path.join(report, entry["csv"]), newline="") as f:
+            rows = list(csv.DictReader(f))
+        assert len(rows) == entry["cells"] > 0, (name, len(rows), entry["cells"])
+        assert all(float(r["mean"]) > 0 for r in rows), name
+        assert entry["verified"], name
+    figures = re.findall(r"!\[[^\]]*\]\((figures/[^)]+\.png)\)", index)
+    assert len(figures) >= 2 * len(expected), figures
+    for fig in figures:
+        path = os.path.join(report, fig)
+        non_empty(path)
+        with open(path, "rb") as f:
+            assert f.read(8) == PNG_MAGIC, f"{fig} is not a PNG"
+        assert os.path.getsize(path) > 5000, f"{fig} is suspiciously small"
+    for name in expected:
+        assert any(os.path.basename(f).startswith(name) for f in figures), f"no figure for {name}"
+    return manifest
+
+
+def main():
+    starfish = sys.argv[1]
+    expected = shipped_report_studies()
+    assert "paper-main" in expected and "paper-summary" in expected, expected
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "STARFISH_CACHE_DIR": os.path.join(tmp, "cache")}
+        report = os.path.join(tmp, "report")
+        r = run(starfish, ["reproduce", "--quick", "--out", report, "--jobs", "2"], env)
+        print(r.stdout[-3000:])
+        assert r.returncode == 0, r.stderr
+        assert "ETA" in r.stdout and "all studies" in r.stdout
+        assert "model against the published tables" in r.stdout
+        assert re.search(r"DDIO sort +contiguous +35 cells: median \|error\|", r.stdout), r.stdout
+        assert "Table III" in r.stdout and "published 1.00 / 1.64 / 18.10" in r.stdout
+        check_report(report, expected)
+
+        # Resumed or repeated: every trial of paper-main comes from the cache. A further
+        # published table adds values (presort tells DDIO's two variants apart, an empty
+        # presort matches any) and wins over the shipped one.
+        again = os.path.join(tmp, "again")
+        published = os.path.join(tmp, "published.csv")
+        with open(published, "w") as f:
+            f.write("layout,method,record,pattern,mbps,presort\n"
+                    "random-blocks,ddio,8192,rb,6.3,true\n"
+                    "random-blocks,ddio,8192,rb,4.5,false\n"
+                    "contiguous,spfs,8192,rb,99.5,\n")
+        r = run(starfish, ["reproduce", "paper-summary", "--quick", "--out", again,
+                           "--published", published], env)
+        assert r.returncode == 0, r.stderr
+        assert "245 trials (245 from the cache)" in r.stdout, r.stdout
+        check_report(again, ["paper-main", "paper-summary"])
+        with open(os.path.join(again, "tables", "paper-main.csv"), newline="") as f:
+            rows = {(row["fs.kind"], row["fs.presort"], row["workload.layout"],
+                     row["workload.record_bytes"], row["workload.pattern"]): row
+                    for row in csv.DictReader(f)}
+        assert rows[("ddio", "true", "random-blocks", "8192", "rb")]["published"] == "6.30"
+        assert rows[("ddio", "false", "random-blocks", "8192", "rb")]["published"] == "4.50"
+        assert rows[("spfs", "", "contiguous", "8192", "rb")]["published"] == "99.50"
+        assert rows[("2pio", "", "contiguous", "8192", "rb")]["published"] == "31.30"
+        assert rows[("spfs", "", "random-blocks", "8192", "rb")]["published"] == ""
+        assert "SPFS          random-blocks" not in r.stdout
+        assert re.search(r"DDIO no sort +random-blocks +1 cells", r.stdout), r.stdout
+
+        r = run(starfish, ["reproduce", "no-such-study", "--quick", "--out", again], env)
+        assert r.returncode == 2 and "no-such-study" in r.stderr, r.stderr
+        r = run(starfish, ["study", "paper-summary"], env)
+        assert r.returncode == 2 and "computed from paper-main" in r.stderr, r.stderr
+    print("test_reproduce: ok")
+
+
+if __name__ == "__main__":
+    main()
