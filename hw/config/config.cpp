@@ -1,8 +1,10 @@
 #include "hw/config/config.h"
 
 #include "hw/config/config_error.h"
+#include "hw/config/json_text.h"
 
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <iostream>
@@ -14,21 +16,35 @@ using nlohmann::json;
 namespace {
 
 std::string where(const std::string &source) {
-    return source.empty() ? std::string() : " (from " + source + ")";
+    return source.empty() ? std::string() : " (from " + printable(source, 300) + ")";
 }
 
 [[noreturn]] void type_error(const ParamSpec &spec, const json &value, const std::string &source) {
     throw ConfigError("configuration key '" + spec.key + "' expects " + param_type_name(spec.type) +
-                      " " + spec.allowed_text() + ", got " + value.dump() + where(source));
+                      " " + spec.allowed_text() + ", got " + printable_json(value) + where(source));
 }
 
 void check_range(const ParamSpec &spec, double v, const json &value, const std::string &source) {
-    if ((spec.min && v < *spec.min) || (spec.max && v > *spec.max) || std::isnan(v)) {
+    if ((spec.min && v < *spec.min) || (spec.max && v > *spec.max) || !std::isfinite(v)) {
         std::string unit = spec.unit.empty() ? "" : " " + spec.unit;
-        throw ConfigError("configuration key '" + spec.key + "' = " + value.dump() +
+        throw ConfigError("configuration key '" + spec.key + "' = " + printable_json(value) +
                           " is out of range; allowed " + spec.allowed_text() + unit +
                           where(source));
     }
+}
+
+// The whole of text as a finite number (strtod syntax), else a ConfigError.
+double number_from_text(const ParamSpec &spec, const std::string &text, const std::string &source) {
+    char *end = nullptr;
+    double d = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size()) {
+        type_error(spec, json(text), source);
+    }
+    if (!std::isfinite(d)) {
+        throw ConfigError("configuration key '" + spec.key + "' expects a finite number " +
+                          spec.allowed_text() + ", got " + printable(text) + where(source));
+    }
+    return d;
 }
 
 } // namespace
@@ -37,12 +53,21 @@ json checked_value(const ParamSpec &spec, const json &value, const std::string &
     switch (spec.type) {
     case ParamType::Int: {
         long long v = 0;
-        if (value.is_number_integer()) {
+        if (value.is_number_unsigned() &&
+            value.get<unsigned long long>() > static_cast<unsigned long long>(LLONG_MAX)) {
+            check_range(spec, value.get<double>(), value, source); // beyond every range
+            type_error(spec, value, source);
+        } else if (value.is_number_integer()) {
             v = value.get<long long>();
         } else if (value.is_number_float()) {
             // 3.0 is acceptable for an integer; 3.5 is not.
             double d = value.get<double>();
-            if (std::floor(d) != d || std::fabs(d) > 9.0e15) {
+            if (std::floor(d) != d) {
+                type_error(spec, value, source);
+            }
+            // Out of the range, or beyond the integers a double holds exactly.
+            check_range(spec, d, value, source);
+            if (std::fabs(d) > 9.0e15) {
                 type_error(spec, value, source);
             }
             v = static_cast<long long>(d);
@@ -84,8 +109,9 @@ json checked_value(const ParamSpec &spec, const json &value, const std::string &
                 ok = ok || c == s;
             }
             if (!ok) {
-                throw ConfigError("configuration key '" + spec.key + "' = " + value.dump() +
-                                  " is not allowed; " + spec.allowed_text() + where(source));
+                throw ConfigError("configuration key '" + spec.key +
+                                  "' = " + printable_json(value) + " is not allowed; " +
+                                  spec.allowed_text() + where(source));
             }
         }
         return value;
@@ -110,34 +136,27 @@ void Config::set(const std::string &key, const json &value, const std::string &s
 void Config::set_from_text(const std::string &key, const std::string &text,
                            const std::string &source) {
     const ParamSpec &spec = registry_->at(key);
+    if (!is_valid_utf8(text)) {
+        throw ConfigError("configuration key '" + spec.key + "': the value '" + printable(text) +
+                          "' is not valid UTF-8" + where(source));
+    }
     json value;
     switch (spec.type) {
     case ParamType::Int: {
         errno = 0;
         char *end = nullptr;
         long long v = std::strtoll(text.c_str(), &end, 10);
-        if (text.empty() || *end != '\0' || errno == ERANGE) {
+        if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE) {
             // Let "1e3" or "2.0" through the float path; checked_value rejects fractions.
-            char *fend = nullptr;
-            double d = std::strtod(text.c_str(), &fend);
-            if (text.empty() || *fend != '\0') {
-                type_error(spec, json(text), source);
-            }
-            value = d;
+            value = number_from_text(spec, text, source);
         } else {
             value = v;
         }
         break;
     }
-    case ParamType::Real: {
-        char *end = nullptr;
-        double d = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0') {
-            type_error(spec, json(text), source);
-        }
-        value = d;
+    case ParamType::Real:
+        value = number_from_text(spec, text, source);
         break;
-    }
     case ParamType::Bool:
         if (text == "true" || text == "1" || text == "yes" || text == "on") {
             value = true;

@@ -1,6 +1,7 @@
 #include "hw/config/loader.h"
 
 #include "hw/config/config_error.h"
+#include "hw/config/json_text.h"
 
 #include <fstream>
 #include <sstream>
@@ -31,19 +32,6 @@ void flatten(const json &node, const std::string &prefix, const std::string &ori
     }
 }
 
-std::string line_col(const std::string &text, size_t byte) {
-    size_t line = 1, col = 1;
-    for (size_t i = 0; i < text.size() && i + 1 < byte; ++i) {
-        if (text[i] == '\n') {
-            ++line;
-            col = 1;
-        } else {
-            ++col;
-        }
-    }
-    return std::to_string(line) + ":" + std::to_string(col);
-}
-
 } // namespace
 
 void apply_json(Config &cfg, const json &doc, const std::string &origin) {
@@ -62,15 +50,12 @@ void apply_json(Config &cfg, const json &doc, const std::string &origin) {
 }
 
 void apply_json_text(Config &cfg, const std::string &text, const std::string &origin) {
-    json doc;
-    try {
-        doc = json::parse(text);
-    } catch (const json::parse_error &e) {
-        std::string what = e.what();
-        // nlohmann's message starts with "[json.exception.parse_error.101] parse error at ..."
-        auto pos = what.find("] ");
-        std::string detail = pos == std::string::npos ? what : what.substr(pos + 2);
-        throw ConfigError(origin + ":" + line_col(text, e.byte) + ": malformed JSON: " + detail);
+    json doc = parse_json_text(text, origin);
+    if (!doc.is_object()) {
+        size_t start = text.find_first_not_of(" \t\r\n");
+        throw ConfigError(origin + ":" + line_column(text, start == std::string::npos ? 0 : start) +
+                          ": a configuration file must hold a JSON object, got " +
+                          std::string(doc.type_name()));
     }
     apply_json(cfg, doc, origin);
 }
@@ -78,7 +63,7 @@ void apply_json_text(Config &cfg, const std::string &text, const std::string &or
 void apply_file(Config &cfg, const std::string &path) {
     std::ifstream in(path);
     if (!in) {
-        throw ConfigError("cannot read configuration file '" + path + "'");
+        throw ConfigError("cannot read configuration file '" + printable(path) + "'");
     }
     std::ostringstream text;
     text << in.rdbuf();
@@ -88,7 +73,7 @@ void apply_file(Config &cfg, const std::string &path) {
 void apply_override(Config &cfg, const std::string &assignment) {
     auto eq = assignment.find('=');
     if (eq == std::string::npos || eq == 0) {
-        throw ConfigError("--set expects key=value, got '" + assignment + "'");
+        throw ConfigError("--set expects key=value, got '" + printable(assignment) + "'");
     }
     std::string key = assignment.substr(0, eq);
     cfg.set_from_text(key, assignment.substr(eq + 1), "--set " + key);

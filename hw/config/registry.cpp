@@ -2,6 +2,7 @@
 
 #include "hw/config/config.h"
 #include "hw/config/config_error.h"
+#include "hw/config/json_text.h"
 
 #include <algorithm>
 
@@ -96,7 +97,7 @@ const ParamSpec &Registry::at(const std::string &key) const {
 }
 
 std::string Registry::unknown_key_message(const std::string &key) const {
-    std::string msg = "unknown configuration key '" + key + "'";
+    std::string msg = "unknown configuration key '" + printable(key) + "'";
     std::string hint = closest_key(key);
     if (!hint.empty()) {
         msg += " (did you mean '" + hint + "'?)";
@@ -124,6 +125,9 @@ size_t edit_distance(const std::string &a, const std::string &b) {
 
 std::string Registry::closest_key(const std::string &key) const {
     std::string best;
+    if (key.size() > 200) {
+        return best; // nothing is that long; spare the quadratic distance
+    }
     size_t best_dist = std::max<size_t>(3, key.size() / 4) + 1;
     for (const auto &[name, spec] : params_) {
         size_t d = edit_distance(key, name);

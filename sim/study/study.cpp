@@ -1,6 +1,7 @@
 #include "sim/study/study.h"
 
 #include "hw/config/config_error.h"
+#include "hw/config/json_text.h"
 #include "hw/config/loader.h"
 #include "sim/report/csv.h"
 #include "sim/report/statistics.h"
@@ -59,8 +60,18 @@ StudySpec parse_study(const json &doc, const std::string &origin, const std::str
                  "' (allowed: description, set, vary, skip, metric, compare, report, from)");
         }
     }
-    spec.description = doc.value("description", "");
-    spec.metric = doc.value("metric", "mb_s");
+    auto text_field = [&](const json &obj, const char *field, const std::string &fallback) {
+        if (!obj.contains(field)) {
+            return fallback;
+        }
+        if (!obj[field].is_string()) {
+            fail(std::string("'") + field + "' must be a string, got " +
+                 config::printable_json(obj[field]));
+        }
+        return obj[field].get<std::string>();
+    };
+    spec.description = text_field(doc, "description", "");
+    spec.metric = text_field(doc, "metric", "mb_s");
     if (doc.contains("report")) {
         if (!doc["report"].is_object()) {
             fail("'report' must be an object (docs/reproduce.md)");
@@ -95,13 +106,14 @@ StudySpec parse_study(const json &doc, const std::string &origin, const std::str
                 axis.begin()->empty()) {
                 fail("each 'vary' axis must be {key: [value, ...]} with one key and a non-empty "
                      "list, got " +
-                     axis.dump());
+                     config::printable_json(axis));
             }
             std::vector<json> values(axis.begin()->begin(), axis.begin()->end());
             if (axis.begin().key() == "cases") {
                 for (const auto &c : values) {
                     if (!c.is_object()) {
-                        fail("'cases' values must be objects of key: value, got " + c.dump());
+                        fail("'cases' values must be objects of key: value, got " +
+                             config::printable_json(c));
                     }
                 }
             }
@@ -114,7 +126,8 @@ StudySpec parse_study(const json &doc, const std::string &origin, const std::str
         }
         for (const auto &s : doc["skip"]) {
             if (!s.is_object() || s.empty()) {
-                fail("each 'skip' entry must be a non-empty object, got " + s.dump());
+                fail("each 'skip' entry must be a non-empty object, got " +
+                     config::printable_json(s));
             }
             spec.skip.push_back(s);
         }
@@ -126,12 +139,16 @@ StudySpec parse_study(const json &doc, const std::string &origin, const std::str
             fail("'compare' needs file, value and columns {csv column: key}");
         }
         StudyCompare cmp;
-        cmp.file = c["file"].get<std::string>();
+        cmp.file = text_field(c, "file", "");
         if (!cmp.file.empty() && cmp.file[0] != '/') {
             cmp.file = base_dir + "/" + cmp.file;
         }
-        cmp.value_column = c["value"].get<std::string>();
+        cmp.value_column = text_field(c, "value", "");
         for (auto it = c["columns"].begin(); it != c["columns"].end(); ++it) {
+            if (!it->is_string()) {
+                fail("'compare' columns map a CSV column to a configuration key (a string), got " +
+                     config::printable_json(*it));
+            }
             cmp.columns.emplace_back(it.key(), it->get<std::string>());
         }
         spec.compare = cmp;
@@ -146,13 +163,7 @@ StudySpec load_study(const std::string &path) {
     }
     std::ostringstream text;
     text << in.rdbuf();
-    json doc;
-    try {
-        doc = json::parse(text.str());
-    } catch (const json::parse_error &e) {
-        throw ConfigError(path + ": malformed JSON: " + e.what());
-    }
-    StudySpec spec = parse_study(doc, path, dir_of(path));
+    StudySpec spec = parse_study(config::parse_json_text(text.str(), path), path, dir_of(path));
     std::string base = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
     spec.name = base.size() > 5 && base.substr(base.size() - 5) == ".json"
                     ? base.substr(0, base.size() - 5)
@@ -208,7 +219,8 @@ std::vector<StudyCell> expand_study(const StudySpec &spec, const config::Config 
             continue;
         }
         config::Config cfg = base;
-        std::string origin = "study " + spec.name + " cell " + overrides.dump();
+        std::string origin =
+            "study " + spec.name + " cell " + config::printable_json(overrides, 300);
         apply_overrides(cfg, spec.set, "study " + spec.name);
         apply_overrides(cfg, overrides, origin);
         try {
@@ -274,7 +286,15 @@ std::optional<double> PublishedTable::lookup(const config::Config &cfg) const {
             }
         }
         if (match) {
-            return std::stod(row[column_index(compare_.value_column)]);
+            const std::string &cell = row[column_index(compare_.value_column)];
+            char *end = nullptr;
+            double value = std::strtod(cell.c_str(), &end);
+            if (cell.empty() || end != cell.c_str() + cell.size()) {
+                throw ConfigError("published table " + compare_.file + ": '" +
+                                  config::printable(cell) + "' in column " + compare_.value_column +
+                                  " is not a number");
+            }
+            return value;
         }
     }
     return std::nullopt;

@@ -47,6 +47,7 @@ BOOST_AUTO_TEST_CASE(bad_configuration_exits_2_naming_the_problem) {
     };
     std::string malformed = temp_file("{\n \"machine\": {\"cp_count\": 4,}\n}\n");
     std::string unknown = temp_file("{\"machine\": {\"cp_cnt\": 4}}");
+    std::string overflow = temp_file("{\n \"disk\": {\"rpm\": 9e999}\n}\n");
     std::vector<Case> cases = {
         {{"run", "--set", "machine.cpcount=4"}, "'machine.cpcount'"},
         {{"run", "--set", "machine.cp_count=four"}, "'machine.cp_count'"},
@@ -57,6 +58,8 @@ BOOST_AUTO_TEST_CASE(bad_configuration_exits_2_naming_the_problem) {
         {{"run", "--config", unknown}, "'machine.cp_cnt'"},
         {{"run", "--config", "/no/such/file.json"}, "/no/such/file.json"},
         {{"config", "--explain", "disk.nothing"}, "'disk.nothing'"},
+        {{"config", "--config", overflow}, overflow + ":2:"},
+        {{"config", "--set", "disk.rpm=9e999"}, "'disk.rpm'"},
     };
     for (const auto &c : cases) {
         auto r = run_starfish(c.args);
@@ -68,6 +71,7 @@ BOOST_AUTO_TEST_CASE(bad_configuration_exits_2_naming_the_problem) {
     }
     std::remove(malformed.c_str());
     std::remove(unknown.c_str());
+    std::remove(overflow.c_str());
 }
 
 BOOST_AUTO_TEST_CASE(config_lists_every_parameter_with_unit_default_and_meaning) {

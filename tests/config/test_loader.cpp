@@ -1,5 +1,6 @@
 // Configuration files and overrides: overlay order and error messages.
 #include "hw/config/config_error.h"
+#include "hw/config/json_text.h"
 #include "hw/config/loader.h"
 
 #include <boost/test/unit_test.hpp>
@@ -115,6 +116,63 @@ BOOST_AUTO_TEST_CASE(a_failed_layer_reports_before_any_run) {
     BOOST_TEST(contains(error_of([&] { apply_override(cfg, "=3"); }), "key=value"));
     BOOST_TEST(contains(error_of([&] { apply_override(cfg, "machine.cp_count=lots"); }),
                         "machine.cp_count"));
+}
+
+BOOST_AUTO_TEST_CASE(number_overflow_nesting_and_bad_bytes_name_file_and_line) {
+    Registry reg = sample_registry();
+    Config cfg(reg);
+    std::string e =
+        error_of([&] { apply_json_text(cfg, "{\n  \"disk\": {\"rpm\": 9e999}\n}", "o.json"); });
+    BOOST_TEST(contains(e, "o.json:2:"), e);
+    BOOST_TEST(contains(e, "9e999"), e);
+    std::string deep = "{\"a\":" + std::string(kMaxJsonDepth + 5, '[') + "1" +
+                       std::string(kMaxJsonDepth + 5, ']') + "}";
+    e = error_of([&] { apply_json_text(cfg, deep, "d.json"); });
+    BOOST_TEST(contains(e, "d.json:1:"), e);
+    BOOST_TEST(contains(e, "nested more than"), e);
+    // A million levels: no stack overflow, the same error.
+    e = error_of([&] { apply_json_text(cfg, std::string(1000000, '['), "deep.json"); });
+    BOOST_TEST(contains(e, "deep.json:1:"), e);
+    e = error_of([&] { apply_json_text(cfg, "{\"disk.rpm\": \"\xff\xfe\"}", "u.json"); });
+    BOOST_TEST(contains(e, "u.json:1:"), e);
+    BOOST_TEST(is_valid_utf8(e), e);
+    e = error_of([&] { apply_json_text(cfg, "{\"\xc3\x28\": 1}", "k.json"); });
+    BOOST_TEST(contains(e, "k.json:1:"), e);
+    // An integer beyond long long does not wrap around.
+    e = error_of(
+        [&] { apply_json_text(cfg, R"({"machine.cp_count": 18446744073709551615})", "i.json"); });
+    BOOST_TEST(contains(e, "'machine.cp_count'"), e);
+    e = error_of([&] { apply_json_text(cfg, R"({"machine.cp_count": 1e300})", "i.json"); });
+    BOOST_TEST(contains(e, "out of range"), e);
+}
+
+BOOST_AUTO_TEST_CASE(overrides_reject_non_finite_numbers_and_bad_bytes) {
+    Registry reg = sample_registry();
+    Config cfg(reg);
+    for (const char *text : {"disk.rpm=9e999", "disk.rpm=inf", "disk.rpm=nan", "disk.rpm=-1e400",
+                             "machine.cp_count=9e999", "machine.cp_count=99999999999999999999"}) {
+        std::string e = error_of([&] { apply_override(cfg, text); });
+        BOOST_TEST_CONTEXT(text) {
+            BOOST_TEST((contains(e, "'disk.rpm'") || contains(e, "'machine.cp_count'")), e);
+        }
+    }
+    std::string e = error_of([&] { apply_override(cfg, std::string("disk.r\xffpm=1")); });
+    BOOST_TEST(contains(e, "disk.r\\xffpm"), e);
+    BOOST_TEST(is_valid_utf8(e));
+    BOOST_TEST(cfg.get_real("disk.rpm") == 4002.0); // nothing changed
+}
+
+BOOST_AUTO_TEST_CASE(printable_escapes_what_a_terminal_should_not_see) {
+    BOOST_TEST(printable("plain") == "plain");
+    BOOST_TEST(printable("a\x01"
+                         "b\xff"
+                         "c") == "a\\x01b\\xffc");
+    BOOST_TEST(printable("caf\xc3\xa9") == "caf\xc3\xa9");
+    BOOST_TEST(printable(std::string(500, 'x'), size_t{10}) == "xxxxxxxxxx...");
+    BOOST_TEST(!is_valid_utf8("\xed\xa0\x80")); // a surrogate
+    BOOST_TEST(!is_valid_utf8("\xc0\xaf"));     // overlong
+    BOOST_TEST(is_valid_utf8("\xf0\x9f\x90\x9f"));
+    BOOST_TEST(line_column("ab\ncd", 4) == "2:2");
 }
 
 BOOST_AUTO_TEST_CASE(config_names_resolve_in_the_config_directory) {
