@@ -247,14 +247,14 @@ std::string report_python(bool &with_figures) {
         candidates = {env};
     }
     for (const auto &c : candidates) {
-        if (run_program({c, "-c", "import matplotlib"}, true) == 0) {
+        if (run_program({c, "-c", "import matplotlib"}, ProgramOutput::Quiet) == 0) {
             with_figures = true;
             return c;
         }
     }
     with_figures = false;
     for (const auto &c : candidates) {
-        if (run_program({c, "-c", "pass"}, true) == 0) {
+        if (run_program({c, "-c", "pass"}, ProgramOutput::Quiet) == 0) {
             return c;
         }
     }
@@ -411,6 +411,12 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
     write_text_file((out_dir / "reproduce.json").string(),
                     [&](std::ostream &o) { o << manifest.dump(2) << "\n"; });
 
+    if (opts.json_path == "-") {
+        std::cout << manifest.dump(2) << "\n" << std::flush;
+    } else if (!opts.json_path.empty()) {
+        write_text_file(opts.json_path, [&](std::ostream &o) { o << manifest.dump(2) << "\n"; });
+    }
+
     bool with_figures = false;
     std::string python = report_python(with_figures);
     if (python.empty()) {
@@ -424,7 +430,8 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
         argv.push_back("--no-figures");
     }
     out << std::flush;
-    int status = run_program(argv);
+    int status =
+        run_program(argv, opts.json_path == "-" ? ProgramOutput::ToStderr : ProgramOutput::Inherit);
     if (status != 0) {
         std::cerr << "starfish: the report script " << argv[1] << " failed (exit status " << status
                   << ")\n";
