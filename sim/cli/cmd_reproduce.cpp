@@ -61,6 +61,7 @@ int run_reproduce_command(const ReproduceCommandOptions &o) {
     opts.cache_dir = o.cache_dir;
     opts.no_cache = o.no_cache;
     opts.command_line = command_line(o);
+    opts.json_path = o.common.json_path;
     return run_reproduce(opts, o.common.human());
 }
 

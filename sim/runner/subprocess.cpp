@@ -10,7 +10,7 @@ extern char **environ;
 
 namespace starfish::sim {
 
-int run_program(const std::vector<std::string> &argv, bool quiet) {
+int run_program(const std::vector<std::string> &argv, ProgramOutput output) {
     if (argv.empty()) {
         return -1;
     }
@@ -22,9 +22,11 @@ int run_program(const std::vector<std::string> &argv, bool quiet) {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    if (quiet) {
+    if (output == ProgramOutput::Quiet) {
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+    } else if (output == ProgramOutput::ToStderr) {
+        posix_spawn_file_actions_adddup2(&actions, 2, 1);
     }
     pid_t pid = 0;
     int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);

@@ -156,25 +156,22 @@ std::vector<ReproduceStudy> plan_reproduce(const ReproduceOptions &opts,
 
 namespace {
 
-// The published tables of one study: its own compare table, then --published
-// (whose values win where both have one).
-struct StudyPublished {
-    std::optional<PublishedTable> extra;
-};
-
-StudyPublished published_tables(const StudySpec &spec, const std::string &extra_file) {
-    StudyPublished out;
+// --published FILE as a table for one study's cells: the study's compare columns
+// plus presort; nullopt when the study compares with nothing or no file is named.
+// The study's own table is read here too, so a bad table stops the run before
+// anything runs.
+std::optional<PublishedTable> further_published(const StudySpec &spec, const std::string &file) {
     if (!spec.compare) {
-        return out;
+        return std::nullopt;
     }
-    PublishedTable own(*spec.compare); // read now, so a bad table stops the run before it starts
-    if (!extra_file.empty()) {
-        StudyCompare extra = *spec.compare;
-        extra.file = extra_file;
-        extra.columns.emplace_back("presort", "fs.presort");
-        out.extra.emplace(extra);
+    PublishedTable own(*spec.compare);
+    if (file.empty()) {
+        return std::nullopt;
     }
-    return out;
+    StudyCompare further = *spec.compare;
+    further.file = file;
+    further.columns.emplace_back("presort", "fs.presort");
+    return PublishedTable(further);
 }
 
 // Overall progress across the studies: trials and cells done, and the ETA from
@@ -250,14 +247,14 @@ std::string report_python(bool &with_figures) {
         candidates = {env};
     }
     for (const auto &c : candidates) {
-        if (run_program({c, "-c", "import matplotlib"}, true) == 0) {
+        if (run_program({c, "-c", "import matplotlib"}, ProgramOutput::Quiet) == 0) {
             with_figures = true;
             return c;
         }
     }
     with_figures = false;
     for (const auto &c : candidates) {
-        if (run_program({c, "-c", "pass"}, true) == 0) {
+        if (run_program({c, "-c", "pass"}, ProgramOutput::Quiet) == 0) {
             return c;
         }
     }
@@ -270,9 +267,9 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
     HostClock clock;
     std::string started = utc_now();
     std::vector<ReproduceStudy> plan = plan_reproduce(opts, studies_dir());
-    std::vector<StudyPublished> published;
+    std::vector<std::optional<PublishedTable>> published;
     for (const auto &study : plan) {
-        published.push_back(published_tables(study.spec, opts.published));
+        published.push_back(further_published(study.spec, opts.published));
     }
     std::optional<TrialCache> cache = study_trial_cache(opts.no_cache, opts.cache_dir);
 
@@ -351,8 +348,8 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
         };
         std::vector<CellResult> results =
             run_study(study.spec, study.cells, run_workload_trial, run);
-        if (published[s].extra) {
-            attach_published(results, study.cells, *published[s].extra);
+        if (published[s]) {
+            attach_published(results, study.cells, *published[s]); // wins over the study's own
         }
 
         HostStats host;
@@ -414,6 +411,12 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
     write_text_file((out_dir / "reproduce.json").string(),
                     [&](std::ostream &o) { o << manifest.dump(2) << "\n"; });
 
+    if (opts.json_path == "-") {
+        std::cout << manifest.dump(2) << "\n" << std::flush;
+    } else if (!opts.json_path.empty()) {
+        write_text_file(opts.json_path, [&](std::ostream &o) { o << manifest.dump(2) << "\n"; });
+    }
+
     bool with_figures = false;
     std::string python = report_python(with_figures);
     if (python.empty()) {
@@ -427,7 +430,8 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
         argv.push_back("--no-figures");
     }
     out << std::flush;
-    int status = run_program(argv);
+    int status =
+        run_program(argv, opts.json_path == "-" ? ProgramOutput::ToStderr : ProgramOutput::Inherit);
     if (status != 0) {
         std::cerr << "starfish: the report script " << argv[1] << " failed (exit status " << status
                   << ")\n";

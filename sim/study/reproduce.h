@@ -33,6 +33,7 @@ struct ReproduceOptions {
     std::string cache_dir; // "" = default_trial_cache_dir()
     bool no_cache = false;
     std::string command_line; // as typed, for the report
+    std::string json_path;    // also write the run's manifest here ("-" = standard output)
 };
 
 // A study as the command runs it: its cells already carry the --quick/--trials

@@ -176,6 +176,69 @@ BOOST_AUTO_TEST_CASE(published_values_match_cells_by_columns) {
     std::remove(bad.c_str());
 }
 
+BOOST_AUTO_TEST_CASE(an_empty_published_field_matches_any_value_and_a_later_table_wins) {
+    auto reg = test_registry();
+    config::Config base(reg);
+    std::string csv = write_temp("method,pattern,presort,mbps\n"
+                                 "ddio,rb,true,6.3\nddio,rb,false,4.5\nspfs,rb,,5.0\n",
+                                 "_presort.csv");
+    StudyCompare cmp{
+        csv,
+        "mbps",
+        {{"method", "fs.kind"}, {"pattern", "workload.pattern"}, {"presort", "fs.presort"}}};
+    PublishedTable table(cmp);
+    StudySpec spec = parse_study(json::parse(R"({"vary": [{"cases": [
+        {"fs.kind": "ddio", "fs.presort": true}, {"fs.kind": "ddio", "fs.presort": false},
+        {"fs.kind": "spfs", "fs.presort": true}, {"fs.kind": "spfs", "fs.presort": false}]}]})"),
+                                 "s.json", ".");
+    auto cells = expand_study(spec, base);
+    std::vector<double> expected{6.3, 4.5, 5.0, 5.0};
+    std::vector<CellResult> results(cells.size());
+    for (size_t c = 0; c < cells.size(); ++c) {
+        BOOST_TEST(table.lookup(cells[c].cfg).value() == expected[c]);
+        results[c].summary = json{{"mean", 10.0}};
+    }
+    results[0].summary["published"] = 1.0; // from an earlier table: replaced
+    attach_published(results, cells, table);
+    BOOST_TEST(results[0].summary["published"].get<double>() == 6.3);
+    BOOST_TEST(results[1].summary["error_pct"].get<double>() == 100.0 * (10.0 - 4.5) / 4.5);
+    std::remove(csv.c_str());
+}
+
+BOOST_AUTO_TEST_CASE(study_trials_list_every_cell_and_trial_in_study_order) {
+    auto reg = test_registry();
+    config::Config base(reg);
+    StudySpec spec = parse_study(
+        json::parse(R"({"vary": [{"cases": [{"workload.trials": 2}, {"workload.trials": 3}]}]})"),
+        "s.json", ".");
+    auto trials = study_trials(expand_study(spec, base));
+    BOOST_TEST_REQUIRE(trials.size() == 5u);
+    std::vector<std::pair<size_t, int>> got;
+    for (const auto &t : trials) {
+        got.emplace_back(t.cell, t.trial);
+    }
+    std::vector<std::pair<size_t, int>> want{{0, 0}, {0, 1}, {1, 0}, {1, 1}, {1, 2}};
+    BOOST_TEST((got == want));
+}
+
+BOOST_AUTO_TEST_CASE(a_derived_study_has_a_source_and_no_cells_of_its_own) {
+    auto reg = test_registry();
+    config::Config base(reg);
+    auto parse = [](const char *text) { return parse_study(json::parse(text), "d.json", "."); };
+    StudySpec spec = parse(R"({"from": "main", "report": {"kind": "ratio-summary"}})");
+    BOOST_TEST(spec.derived_from == "main");
+    BOOST_TEST(spec.report["kind"].get<std::string>() == "ratio-summary");
+    BOOST_TEST(error_of([&] { expand_study(spec, base); }).find("computed from main") !=
+               std::string::npos);
+    BOOST_TEST(error_of([&] { parse(R"({"from": "main", "vary": []})"); }).find("'vary'") !=
+               std::string::npos);
+    BOOST_TEST(error_of([&] { parse(R"({"from": 3})"); }).find("'from'") != std::string::npos);
+    BOOST_TEST(error_of([&] { parse(R"({"report": []})"); }).find("'report'") != std::string::npos);
+    // A study with a report section still runs as a study.
+    StudySpec grid = parse(R"({"vary": [{"workload.pattern": ["rb"]}], "report": {"kind": "x"}})");
+    BOOST_TEST(expand_study(grid, base).size() == 1u);
+}
+
 BOOST_AUTO_TEST_CASE(cells_run_as_isolated_trials_and_are_summarised) {
     auto reg = test_registry();
     config::Config base(reg);
