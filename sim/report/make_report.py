@@ -10,6 +10,7 @@ published tables (median and worst error per method) and Table III.
 Called by `starfish reproduce`; can be rerun by hand on a finished report.
 """
 import argparse
+import csv
 import json
 import math
 import os
@@ -54,7 +55,6 @@ def md_table(header, rows):
 
 
 def write_csv(path, header, rows):
-    import csv
     with open(path + ".tmp", "w", newline="") as f:
         w = csv.writer(f)
         w.writerow(header)
