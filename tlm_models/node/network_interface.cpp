@@ -190,7 +190,8 @@ void NetworkInterface::tx_engine() {
             tx_.body_bytes = queued.body_bytes;
             tx_.seq = queued.seq;
             tx_.header_bytes = static_cast<uint32_t>(queued.header.size());
-            std::memcpy(tx_.header, queued.header.data(), tx_.header_bytes);
+            // std::copy: a message without header has a null data() (memcpy's UB, UBSan).
+            std::copy(queued.header.begin(), queued.header.end(), tx_.header);
             tx_.setup_cycles = params_.descriptor_setup_cycles;
             tx_.offset = 0;
             tx_.first = true;
