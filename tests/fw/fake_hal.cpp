@@ -873,38 +873,38 @@ void hal_sem_init(hal_t *h, hal_sem_t *s, uint32_t initial) {
     n.sems.emplace_back();
 }
 
-void hal_sem_wait(hal_t *h, hal_sem_t *s) {
+// The common part of hal_sem_wait and hal_sem_wait_timeout: charges, takes a unit
+// if there is one (true), else queues the calling thread (it must block next).
+static bool take_or_queue(hal_t *h, hal_sem_t *s, const char *service) {
     Node &n = N(h);
     auto &m = M(h);
     if (n.current == nullptr || n.in_irq) {
-        m.fail(n, "hal_sem_wait outside a thread");
+        m.fail(n, std::string(service) + " outside a thread");
     }
     m.charge(n, "sem_wait", m.costs.sem_wait);
     m.sync(n);
     if (s->count > 0) {
         s->count--;
-        return;
+        return true;
     }
     sem_of(h, s).waiters.push_back(n.current);
     n.current->state = starfish::fwtest::ThreadState::Blocked;
-    m.block(n);
+    return false;
+}
+
+void hal_sem_wait(hal_t *h, hal_sem_t *s) {
+    if (!take_or_queue(h, s, "hal_sem_wait")) {
+        M(h).block(N(h));
+    }
 }
 
 int hal_sem_wait_timeout(hal_t *h, hal_sem_t *s, uint64_t cycles) {
     Node &n = N(h);
     auto &m = M(h);
-    if (n.current == nullptr || n.in_irq) {
-        m.fail(n, "hal_sem_wait_timeout outside a thread");
-    }
-    m.charge(n, "sem_wait", m.costs.sem_wait);
-    m.sync(n);
-    if (s->count > 0) {
-        s->count--;
+    if (take_or_queue(h, s, "hal_sem_wait_timeout")) {
         return 0;
     }
     starfish::fwtest::Thread *t = n.current;
-    sem_of(h, s).waiters.push_back(t);
-    t->state = starfish::fwtest::ThreadState::Blocked;
     t->timed_out = false;
     Node *np = &n;
     uint32_t handle = s->handle;
