@@ -158,7 +158,8 @@ void NetworkInterface::tx_engine() {
         const uint16_t seq = queued.seq;
         uint8_t header[HW_NI_HDR_MAX_BYTES];
         const uint32_t header_bytes = static_cast<uint32_t>(queued.header.size());
-        std::memcpy(header, queued.header.data(), header_bytes);
+        // std::copy: a message without header has a null data() (memcpy's UB, UBSan).
+        std::copy(queued.header.begin(), queued.header.end(), header);
 
         uint64_t setup_cycles = params_.descriptor_setup_cycles;
         uint32_t offset = 0;
