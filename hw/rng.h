@@ -19,7 +19,8 @@ enum hw_rng_stream {
     HW_RNG_STREAM_NETWORK = 3,       /* network timing noise */
     HW_RNG_STREAM_TRAFFIC = 4,       /* synthetic traffic generators */
     HW_RNG_STREAM_WORKLOAD = 5,      /* test programs (commtest etc.) */
-    HW_RNG_STREAM_DATA = 6           /* file contents */
+    HW_RNG_STREAM_DATA = 6,          /* file contents */
+    HW_RNG_STREAM_DISK_FAULT = 7     /* injected disk faults (fault.*) per disk */
 };
 
 typedef struct hw_rng {

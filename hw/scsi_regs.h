@@ -37,6 +37,9 @@
  * Bad commands (LBA beyond capacity, transfer length 0, unsupported opcode, a
  * malformed CDB) are not programming errors: they complete with status
  * HW_SCSI_STATUS_CHECK_CONDITION and sense key / ASC / ASCQ in the descriptor.
+ * So do injected medium errors (docs/faults.md): sense key MEDIUM ERROR, ASC
+ * UNRECOVERED READ ERROR or WRITE ERROR, the failed sector in sense_info, and
+ * `transferred` the good data before it (the data from that sector on is garbage).
  *
  * Programming errors (descriptor or buffer outside node memory, an unknown
  * target, a full target queue, a length that disagrees with a READ/WRITE CDB, an
@@ -118,7 +121,8 @@ typedef struct hw_scsi_desc {
     uint8_t asc;          /* 0x2d additional sense code HW_SCSI_ASC_* */
     uint8_t ascq;         /* 0x2e additional sense code qualifier */
     uint8_t reserved1;
-    uint32_t sense_info; /* 0x30 sense INFORMATION: the offending LBA for ASC 0x21 */
+    uint32_t sense_info; /* 0x30 sense INFORMATION: the offending LBA for ASC 0x21, and the
+                            failed sector of a MEDIUM ERROR (ASC 0x0c, 0x11) */
     uint32_t reserved2[3];
 } hw_scsi_desc_t;
 
@@ -135,8 +139,11 @@ _Static_assert(sizeof(hw_scsi_desc_t) == 64, "descriptor size");
 
 /* Sense keys and additional sense codes used by the model. */
 #define HW_SCSI_SENSE_NO_SENSE 0x0u
+#define HW_SCSI_SENSE_MEDIUM_ERROR 0x3u /* injected faults (docs/faults.md) */
 #define HW_SCSI_SENSE_ILLEGAL_REQUEST 0x5u
-#define HW_SCSI_ASC_INVALID_OPCODE 0x20u /* unsupported operation code */
+#define HW_SCSI_ASC_WRITE_ERROR 0x0cu            /* MEDIUM ERROR on a WRITE */
+#define HW_SCSI_ASC_UNRECOVERED_READ_ERROR 0x11u /* MEDIUM ERROR on a READ */
+#define HW_SCSI_ASC_INVALID_OPCODE 0x20u         /* unsupported operation code */
 #define HW_SCSI_ASC_LBA_OUT_OF_RANGE 0x21u
 #define HW_SCSI_ASC_INVALID_FIELD_IN_CDB 0x24u /* e.g. transfer length 0, bad cdb_len */
 

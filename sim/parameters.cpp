@@ -3,11 +3,13 @@
 #include "hw/platform/fw_params.h"
 #include "hw/platform/machine_params.h"
 #include "hw/platform/node_hal_params.h"
+#include "hw/platform/watchdog_params.h"
 #include "sim/workload_params.h"
 #include "tlm_models/net/net_params.h"
 #include "tlm_models/node/network_interface_params.h"
 #include "tlm_models/node/node_cpu_params.h"
 #include "tlm_models/node/node_memory_params.h"
+#include "tlm_models/storage/disk_fault_params.h"
 #include "tlm_models/storage/disk_params.h"
 #include "tlm_models/storage/scsi_bus_params.h"
 #include "tlm_models/storage/scsi_host_adapter_params.h"
@@ -24,7 +26,9 @@ config::Registry build_registry() {
     node::declare_node_cpu_params(reg);
     node::declare_network_interface_params(reg);
     platform::declare_node_hal_params(reg);
+    platform::declare_watchdog_params(reg);
     storage::declare_disk_params(reg);
+    storage::declare_disk_fault_params(reg);
     storage::declare_scsi_bus_params(reg);
     storage::declare_scsi_adapter_params(reg);
     platform::declare_fw_params(reg);

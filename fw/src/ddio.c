@@ -58,6 +58,7 @@ int fw_ddio_collective(fw_msg_t *m, const fw_transfer_req_t *req) {
         nodes[k] = hal_iop_node(h, k);
     }
     fw_group_init(m, group);
+    hal_sem_name(h, &group->sem, "DDIO collective request: every IOP's answer", 0);
     fw_msg_multicast(m, nodes, iops, FW_DDIO_REQUEST_TYPE, NULL, body, sizeof *body, results,
                      group);
     int status = fw_group_wait(m, group);
@@ -125,14 +126,15 @@ struct fw_ddio_iop {
     fw_ddio_stats_t stats;
 };
 
-_Noreturn static void fail_status(hal_t *h, const char *what, uint64_t block,
-                                  const fw_scsi_cmd_t *cmd) {
-    char msg[160];
-    snprintf(msg, sizeof msg,
-             "DDIO: %s of file block %llu failed: SCSI status 0x%x, sense %x/%02x/%02x", what,
-             (unsigned long long)block, (unsigned)cmd->desc.status, cmd->desc.sense_key,
-             cmd->desc.asc, cmd->desc.ascq);
-    hal_fail(h, msg);
+/* An error the SCSI driver could not recover from ends the transfer, naming the
+ * disk and the sector (docs/faults.md). */
+_Noreturn static void fail_status(fw_ddio_iop_t *io, const char *what, uint64_t block,
+                                  const fw_scsi_cmd_t *cmd, uint32_t status) {
+    char where[200], msg[300];
+    fw_scsi_describe(io->scsi, cmd, status, where, sizeof where);
+    snprintf(msg, sizeof msg, "DDIO: %s of file block %llu failed: %s", what,
+             (unsigned long long)block, where);
+    hal_fail(io->h, msg);
 }
 
 /* Claims the next block of the disk's list; false when none is left. */
@@ -214,15 +216,17 @@ static void buffer_thread(hal_t *h, void *arg) {
         uint32_t addr = hal_mem_addr(h, b->data);
         if (io->pattern.is_write) {
             move_pieces(io, b, file_block, bytes);
-            if (fw_scsi_do10(io->scsi, b->cmd, d->target, HW_SCSI_OP_WRITE10, 0, blk.lba, sectors,
-                             addr) != HW_SCSI_STATUS_GOOD) {
-                fail_status(h, "disk write", file_block, b->cmd);
+            uint32_t st = fw_scsi_do10(io->scsi, b->cmd, d->target, HW_SCSI_OP_WRITE10, 0, blk.lba,
+                                       sectors, addr);
+            if (st != HW_SCSI_STATUS_GOOD) {
+                fail_status(io, "disk write", file_block, b->cmd, st);
             }
         } else {
             ++d->reads_in_flight;
-            if (fw_scsi_do10(io->scsi, b->cmd, d->target, HW_SCSI_OP_READ10, 0, blk.lba, sectors,
-                             addr) != HW_SCSI_STATUS_GOOD) {
-                fail_status(h, "disk read", file_block, b->cmd);
+            uint32_t st = fw_scsi_do10(io->scsi, b->cmd, d->target, HW_SCSI_OP_READ10, 0, blk.lba,
+                                       sectors, addr);
+            if (st != HW_SCSI_STATUS_GOOD) {
+                fail_status(io, "disk read", file_block, b->cmd, st);
             }
             --d->reads_in_flight;
             /* No other buffer is reading from the drive, so every buffer is busy with
@@ -282,7 +286,9 @@ static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
         d->next = 0;
     }
     hal_sem_init(h, &io->finished, 0);
+    hal_sem_name(h, &io->finished, "DDIO: buffer threads finished", 0);
     fw_group_init(m, &io->put_group);
+    hal_sem_name(h, &io->put_group.sem, "DDIO: queued Memputs delivered", 0);
     for (uint32_t i = 0; i < nbuf; ++i) {
         ddio_buffer_t *b = &bufs[i];
         b->disk = &io->disk[i / io->buffers_per_disk];
@@ -292,6 +298,7 @@ static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
             hal_fail(h, "DDIO: node memory exhausted (block buffers)");
         }
         fw_group_init(m, &b->group);
+        hal_sem_name(h, &b->group.sem, "DDIO buffer: its pieces moved to or from the CPs", 0);
         b->awaiting_pieces = false;
     }
     io->bufs = bufs;

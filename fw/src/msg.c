@@ -49,6 +49,7 @@ static fw_ra_t *ra_new(fw_msg_t *m) {
     ra->magic = FW_RA_MAGIC;
     ra->addr = hal_mem_addr(m->h, ra);
     hal_sem_init(m->h, &ra->sem, 0);
+    hal_sem_name(m->h, &ra->sem, "msg reply action (an answer from another node)", 0);
     return ra;
 }
 
@@ -615,7 +616,10 @@ fw_msg_t *fw_msg_init(hal_t *h) {
     ncfg.queue_insert_cycles = m->c.queue_insert;
 
     hal_sem_init(h, &m->srv_sem, 0);
+    hal_sem_name(h, &m->srv_sem, "msg server: incoming requests", 1);
     hal_sem_init(h, &m->q_sem, 0);
+    hal_sem_name(h, &m->q_sem, "msg queued batches in flight", 0);
+    hal_report_register(h, fw_msg_report, m);
     for (uint32_t i = 0; i < reply_actions; ++i) {
         fw_ra_t *ra = ra_new(m);
         if (ra == NULL) {

@@ -19,6 +19,7 @@ static struct fw_msg_barrier *find_barrier(fw_msg_t *m, uint32_t id) {
     b->id = id;
     fw_barrier_sm_reset(&b->sm);
     hal_sem_init(m->h, &b->sem, 0);
+    hal_sem_name(m->h, &b->sem, "msg barrier: the other members' arrivals", 0);
     b->next = m->barriers;
     m->barriers = b;
     return b;

@@ -200,6 +200,9 @@ void fw_q_reply(fw_msg_t *m, fw_ra_t *ra, uint32_t bytes, fw_ni_answer_t *ans);
 /* The batch's reply data is in ra->buf (or there is none). */
 void fw_q_complete(fw_msg_t *m, fw_ra_t *ra);
 
+/* msg_report.c: the watchdog report's messaging lines (hal_report_fn, arg the fw_msg_t). */
+void fw_msg_report(hal_t *h, void *arg);
+
 /* msg_barrier.c */
 void fw_barrier_rx(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr);
 

@@ -32,7 +32,9 @@ static fw_qpeer_t *peer_of(fw_msg_t *m, unsigned node) {
         }
         memset(peer, 0, sizeof *peer);
         hal_sem_init(m->h, &peer->put.sem, 0);
+        hal_sem_name(m->h, &peer->put.sem, "msg queued Memput batch to a node", 0);
         hal_sem_init(m->h, &peer->get.sem, 0);
+        hal_sem_name(m->h, &peer->get.sem, "msg queued Memget batch from a node", 0);
         m->qpeer[node] = peer;
     }
     return peer;

@@ -122,6 +122,18 @@ static const fw_param_decl_t fw_params_table[] = {
               "firmware SCSI driver: completion handling per command in the interrupt "
               "handler (besides interrupt entry/exit and the DONE register read)",
               "estimate: as cost.scsi_submit_cycles"),
+    INT_PARAM(FW_KEY_SCSI_RETRIES, 3, "retries", 0, 100,
+              "times the SCSI driver reissues a command that ended in a MEDIUM ERROR before "
+              "it reports the error upward (docs/faults.md)",
+              "convention: a few retries, as disk drivers make; only injected faults "
+              "(fault.*) cause medium errors"),
+    REAL_PARAM(FW_KEY_SCSI_TIMEOUT_MS, 0, "ms", 0, 1e9,
+               "simulated time the SCSI driver waits for a command's completion before it "
+               "declares the drive silent and reports the error upward; 0 waits forever (a "
+               "silent drive is then left to the watchdog, sim.watchdog_ms)",
+               "convention: off, since a timer per command reorders simultaneous events in "
+               "the SystemC kernel (results would differ in the last digits); disk drivers "
+               "commonly use 30000"),
 
     /* ---- file system and DDIO ---- */
     STRING_PARAM(FW_KEY_FS_KIND, "ddio", "ddio|spfs|2pio",

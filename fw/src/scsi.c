@@ -3,6 +3,8 @@
 #include "fw/param_keys.h"
 #include "hw/node_map.h"
 
+#include <stdio.h>
+
 static uint32_t reg(const fw_scsi_t *s, uint32_t offset) {
     return s->regs + offset;
 }
@@ -34,7 +36,7 @@ int fw_scsi_init(fw_scsi_t *s, hal_t *h, unsigned adapter) {
     s->h = h;
     s->adapter = adapter;
     s->regs = HW_SCSI_BASE + adapter * HW_SCSI_STRIDE;
-    s->submitted = s->completed = s->check_conditions = 0;
+    s->submitted = s->completed = s->check_conditions = s->reissued = s->timeouts = 0;
     if (hal_reg_read(h, reg(s, HW_SCSI_REG_ID)) != HW_SCSI_ID_VALUE) {
         hal_fail(h, "SCSI driver: no host adapter answers at its register window");
     }
@@ -42,12 +44,18 @@ int fw_scsi_init(fw_scsi_t *s, hal_t *h, unsigned adapter) {
     s->qdepth = hal_reg_read(h, reg(s, HW_SCSI_REG_QDEPTH));
     s->submit_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_SCSI_SUBMIT);
     s->complete_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_SCSI_COMPLETE);
+    s->retries = (unsigned)hal_config_int(h, FW_KEY_SCSI_RETRIES);
+    /* ms -> cycles: machine.cpu_mhz cycles per microsecond. */
+    double cycles = hal_config_real(h, FW_KEY_SCSI_TIMEOUT_MS) * 1000.0 *
+                    hal_config_real(h, FW_KEY_MACHINE_CPU_MHZ);
+    s->timeout_cycles = cycles <= 0 ? 0 : cycles < 1 ? 1 : (uint64_t)cycles;
     s->slots = (hal_sem_t *)hal_mem_alloc(h, (uint32_t)(sizeof(hal_sem_t) * (s->targets + 1u)), 8);
     if (!s->slots) {
         hal_fail(h, "SCSI driver: node memory exhausted");
     }
     for (unsigned t = 0; t < s->targets; ++t) {
         hal_sem_init(h, &s->slots[t], s->qdepth);
+        hal_sem_name(h, &s->slots[t], "SCSI adapter queue slot", 0);
     }
     hal_irq_register(h, HW_IRQ_SCSI0 + adapter, scsi_irq, s);
     hal_reg_write(h, reg(s, HW_SCSI_REG_CTRL), HW_SCSI_CTRL_IRQ_ENABLE);
@@ -58,7 +66,10 @@ fw_scsi_cmd_t *fw_scsi_cmd_alloc(fw_scsi_t *s) {
     fw_scsi_cmd_t *cmd = (fw_scsi_cmd_t *)hal_mem_alloc(s->h, sizeof(fw_scsi_cmd_t), 64);
     if (cmd) {
         cmd->busy = false;
+        cmd->timed_out = false;
+        cmd->retries = 0;
         hal_sem_init(s->h, &cmd->done, 0);
+        hal_sem_name(s->h, &cmd->done, "SCSI command completion", 0);
     }
     return cmd;
 }
@@ -81,12 +92,75 @@ void fw_scsi_submit10(fw_scsi_t *s, fw_scsi_cmd_t *cmd, unsigned target, uint8_t
 }
 
 uint32_t fw_scsi_wait(fw_scsi_t *s, fw_scsi_cmd_t *cmd) {
-    hal_sem_wait(s->h, &cmd->done);
+    if (cmd->timed_out) {
+        return FW_SCSI_STATUS_TIMEOUT;
+    }
+    if (s->timeout_cycles == 0) {
+        hal_sem_wait(s->h, &cmd->done);
+    } else if (hal_sem_wait_timeout(s->h, &cmd->done, s->timeout_cycles) != 0) {
+        cmd->timed_out = true;
+        ++s->timeouts;
+        return FW_SCSI_STATUS_TIMEOUT;
+    }
     return cmd->desc.status;
+}
+
+/* A MEDIUM ERROR may not recur (a marginal sector read again); anything else would. */
+static bool worth_reissuing(const fw_scsi_cmd_t *cmd, uint32_t status) {
+    return status == HW_SCSI_STATUS_CHECK_CONDITION &&
+           cmd->desc.sense_key == HW_SCSI_SENSE_MEDIUM_ERROR;
 }
 
 uint32_t fw_scsi_do10(fw_scsi_t *s, fw_scsi_cmd_t *cmd, unsigned target, uint8_t opcode,
                       uint8_t flags, uint32_t lba, uint16_t blocks, uint32_t addr) {
-    fw_scsi_submit10(s, cmd, target, opcode, flags, lba, blocks, addr);
-    return fw_scsi_wait(s, cmd);
+    for (unsigned attempt = 0;; ++attempt) {
+        fw_scsi_submit10(s, cmd, target, opcode, flags, lba, blocks, addr);
+        uint32_t status = fw_scsi_wait(s, cmd);
+        cmd->retries = (uint8_t)(attempt < 255 ? attempt : 255);
+        if (!worth_reissuing(cmd, status) || attempt >= s->retries) {
+            return status;
+        }
+        ++s->reissued;
+    }
+}
+
+static const char *op_name(uint8_t opcode) {
+    switch (opcode) {
+    case HW_SCSI_OP_READ10:
+        return "READ(10)";
+    case HW_SCSI_OP_WRITE10:
+        return "WRITE(10)";
+    case HW_SCSI_OP_PREFETCH10:
+        return "PRE-FETCH(10)";
+    default:
+        return "a command";
+    }
+}
+
+void fw_scsi_describe(const fw_scsi_t *s, const fw_scsi_cmd_t *cmd, uint32_t status, char *out,
+                      size_t out_size) {
+    hal_t *h = s->h;
+    unsigned iop = hal_role_index(h), target = cmd->desc.target;
+    unsigned disk = iop * hal_disks_per_iop(h) + target;
+    uint32_t lba = hw_scsi_cdb10_lba(cmd->desc.cdb);
+    if (status == FW_SCSI_STATUS_TIMEOUT) {
+        snprintf(out, out_size,
+                 "disk %u (IOP %u target %u): no answer within scsi.timeout_ms to %s at LBA %u",
+                 disk, iop, target, op_name(cmd->desc.cdb[0]), lba);
+    } else if (cmd->desc.sense_key == HW_SCSI_SENSE_MEDIUM_ERROR) {
+        snprintf(out, out_size,
+                 "disk %u (IOP %u target %u) LBA %u: medium error (sense %x/%02x/%02x %s) in %s "
+                 "at LBA %u, after %u retries",
+                 disk, iop, target, (unsigned)cmd->desc.sense_info, cmd->desc.sense_key,
+                 cmd->desc.asc, cmd->desc.ascq,
+                 cmd->desc.asc == HW_SCSI_ASC_WRITE_ERROR ? "write error"
+                                                          : "unrecovered read error",
+                 op_name(cmd->desc.cdb[0]), lba, (unsigned)cmd->retries);
+    } else {
+        snprintf(out, out_size,
+                 "disk %u (IOP %u target %u): %s at LBA %u ended with SCSI status 0x%x, sense "
+                 "%x/%02x/%02x",
+                 disk, iop, target, op_name(cmd->desc.cdb[0]), lba, (unsigned)status,
+                 cmd->desc.sense_key, cmd->desc.asc, cmd->desc.ascq);
+    }
 }

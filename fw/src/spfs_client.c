@@ -74,6 +74,7 @@ fw_spfs_client_t *fw_spfs_client_init(fw_msg_t *m) {
     }
     for (uint32_t d = 0; d < c->disks; ++d) {
         fw_group_init(m, &c->groups[d]);
+        hal_sem_name(h, &c->groups[d].sem, "SPFS client: requests outstanding at a disk", 0);
     }
     memset(c->slots, 0, sizeof(client_slot_t) * (size_t)c->disks * c->k);
     return c;
@@ -229,6 +230,7 @@ int fw_spfs_sync_all(fw_msg_t *m) {
         nodes[k] = hal_iop_node(h, k);
     }
     fw_group_init(m, group);
+    hal_sem_name(h, &group->sem, "SPFS sync: every IOP's answer", 0);
     fw_msg_multicast(m, nodes, iops, FW_SPFS_SYNC_TYPE, NULL, NULL, 0, results, group);
     int status = fw_group_wait(m, group);
     for (unsigned k = 0; k < iops && status == FW_MSG_OK; ++k) {

@@ -377,12 +377,14 @@ static void serve_sync(fw_msg_t *m, const fw_request_t *req, void *arg) {
     fw_msg_reply(m, req, FW_MSG_OK, NULL, NULL, 0);
 }
 
-static void fail_status(hal_t *h, const char *what, uint32_t lba, const fw_scsi_cmd_t *cmd) {
-    char msg[160];
-    snprintf(msg, sizeof msg, "SPFS: %s at LBA %u failed: SCSI status 0x%x, sense %x/%02x/%02x",
-             what, lba, (unsigned)cmd->desc.status, cmd->desc.sense_key, cmd->desc.asc,
-             cmd->desc.ascq);
-    hal_fail(h, msg);
+/* An error the SCSI driver could not recover from ends the transfer, naming the
+ * disk and the sector (docs/faults.md). */
+static void fail_status(fw_spfs_iop_t *io, const char *what, uint32_t lba, const fw_scsi_cmd_t *cmd,
+                        uint32_t status) {
+    char where[200], msg[300];
+    fw_scsi_describe(io->scsi, cmd, status, where, sizeof where);
+    snprintf(msg, sizeof msg, "SPFS: %s at LBA %u failed: %s", what, lba, where);
+    hal_fail(io->h, msg);
 }
 
 /* One per local disk, for the whole run: serves the disk's queue one command at a
@@ -407,18 +409,20 @@ static void disk_thread(hal_t *h, void *arg) {
         uint32_t addr = hal_mem_addr(h, buf_data(io, b));
         if (write) {
             ++io->stats.disk_writes;
-            if (fw_scsi_do10(io->scsi, d->cmd, d->target, HW_SCSI_OP_WRITE10, 0, r.lba, sectors,
-                             addr) != HW_SCSI_STATUS_GOOD) {
-                fail_status(h, "disk write", r.lba, d->cmd);
+            uint32_t st = fw_scsi_do10(io->scsi, d->cmd, d->target, HW_SCSI_OP_WRITE10, 0, r.lba,
+                                       sectors, addr);
+            if (st != HW_SCSI_STATUS_GOOD) {
+                fail_status(io, "disk write", r.lba, d->cmd, st);
                 return;
             }
             d->has_data[block] = 1;
             fw_spfs_cache_writeback_done(c, b);
         } else {
             ++io->stats.disk_reads;
-            if (fw_scsi_do10(io->scsi, d->cmd, d->target, HW_SCSI_OP_READ10, 0, r.lba, sectors,
-                             addr) != HW_SCSI_STATUS_GOOD) {
-                fail_status(h, "disk read", r.lba, d->cmd);
+            uint32_t st = fw_scsi_do10(io->scsi, d->cmd, d->target, HW_SCSI_OP_READ10, 0, r.lba,
+                                       sectors, addr);
+            if (st != HW_SCSI_STATUS_GOOD) {
+                fail_status(io, "disk read", r.lba, d->cmd, st);
                 return;
             }
             fw_spfs_cache_fill_done(c, b);
@@ -517,10 +521,13 @@ fw_spfs_iop_t *fw_spfs_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
     io->cache = fw_spfs_cache_init(cache_mem, cache_bytes, &cp);
     for (uint64_t i = 0; i < nbuf; ++i) {
         hal_sem_init(h, &io->waits[i].sem, 0);
+        hal_sem_name(h, &io->waits[i].sem, "SPFS cache buffer: its disk I/O", 0);
         io->waits[i].waiters = 0;
     }
     hal_sem_init(h, &io->buffer_freed, 0);
+    hal_sem_name(h, &io->buffer_freed, "SPFS cache: a buffer to free up", 0);
     hal_sem_init(h, &io->idle, 0);
+    hal_sem_name(h, &io->idle, "SPFS sync: the disks to go idle", 0);
 
     /* Per local disk: layout table, data bitmap, queue, command, thread. */
     io->disk = (spfs_disk_t *)hal_mem_alloc(h, (uint32_t)(sizeof *io->disk * io->disks), 8);
@@ -556,6 +563,7 @@ fw_spfs_iop_t *fw_spfs_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
         memset(d->has_data, io->file_exists ? 1 : 0, d->count ? d->count : 1);
         d->q = fw_spfs_diskq_init(q_mem, q_bytes, (uint32_t)nbuf, discipline);
         hal_sem_init(h, &d->work, 0);
+        hal_sem_name(h, &d->work, "SPFS disk queue: requests", 1);
         if (hal_thread_spawn(h, disk_thread, d, "spfs-disk") != 0) {
             hal_fail(h, "SPFS: cannot create a disk thread (machine.node_thread_limit)");
             return NULL;

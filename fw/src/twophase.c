@@ -79,6 +79,7 @@ fw_twophase_t *fw_twophase_init(fw_msg_t *m, fw_spfs_client_t *client, const fw_
     t->copy_word_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_COPY_WORD);
     t->piece_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_TWOPHASE_PIECE);
     fw_group_init(m, &t->group);
+    hal_sem_name(h, &t->group.sem, "2PIO: permutation pieces delivered", 0);
     return t;
 }
 

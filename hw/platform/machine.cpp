@@ -1,6 +1,7 @@
 #include "hw/platform/machine.h"
 
 #include "hw/node_map.h"
+#include "hw/platform/watchdog.h"
 #include "hw/scsi_regs.h"
 #include "tlm_models/net/net_params.h"
 
@@ -74,8 +75,7 @@ Machine::~Machine() {
 }
 
 std::string Machine::run() {
-    sc_core::sc_start();
-    return failure();
+    return Watchdog(*this, WatchdogParams::from(cfg_)).run();
 }
 
 std::string Machine::failure() const {

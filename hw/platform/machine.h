@@ -40,8 +40,9 @@ public:
     Machine &operator=(const Machine &) = delete;
 
     // Runs until no activity is left (every firmware thread has ended or waits
-    // forever and every device is idle) or until a node fails. Returns the
-    // failure text ("" when none).
+    // forever and every device is idle) or until a node fails, under the deadlock
+    // watchdog (sim.watchdog_ms, hw/platform/watchdog.h). Returns the failure text
+    // ("" when none): a node's failure, or the watchdog's deadlock or stall report.
     std::string run();
 
     const MachineShape &shape() const { return shape_; }
@@ -53,6 +54,8 @@ public:
     // Disk by global id (IOP index * disks_per_iop + local index).
     storage::Hp97560Disk &disk(int global_id) { return *disks_.at(static_cast<size_t>(global_id)); }
     int disk_count() const { return static_cast<int>(disks_.size()); }
+    // IOP k's SCSI chain (adapter, bus, drives).
+    const ScsiChain &scsi_chain(int k) const { return *scsi_chains_.at(static_cast<size_t>(k)); }
     net::TorusBase &network() { return *network_; }
 
     // First failure of any node, in node order, or "": a device fault ("node 16:

@@ -74,6 +74,16 @@ void NodeHal::sem_post(hal_sem_t *s) {
     cpu_.sem_post(s->handle, s->count);
 }
 
+int NodeHal::sem_wait_timeout(hal_sem_t *s, uint64_t cycles) {
+    if (s == nullptr) {
+        fail("hal_sem_wait_timeout with a null semaphore");
+    }
+    if (cycles == 0) {
+        fail("hal_sem_wait_timeout with a timeout of 0 cycles");
+    }
+    return cpu_.sem_wait_for(s->handle, s->count, cycles) ? 0 : -1;
+}
+
 void NodeHal::irq_register(unsigned line, hal_irq_fn fn, void *arg) {
     hal_t *h = handle();
     if (fn == nullptr) {
@@ -272,6 +282,22 @@ void hal_sem_wait(hal_t *h, hal_sem_t *s) {
 }
 void hal_sem_post(hal_t *h, hal_sem_t *s) {
     bound(h).sem_post(s);
+}
+int hal_sem_wait_timeout(hal_t *h, hal_sem_t *s, uint64_t cycles) {
+    return bound(h).sem_wait_timeout(s, cycles);
+}
+
+// Names for reports (hw/platform/fw_names.h).
+void hal_sem_name(hal_t *h, const hal_sem_t *s, const char *name, int work_queue) {
+    if (s != nullptr) {
+        bound(h).names().name_semaphore(s->handle, name, work_queue != 0);
+    }
+}
+void hal_report_register(hal_t *h, hal_report_fn fn, void *arg) {
+    bound(h).names().add_reporter(fn, arg);
+}
+void hal_report_line(hal_t *h, const char *text) {
+    bound(h).names().add_line(text);
 }
 
 void hal_irq_register(hal_t *h, unsigned line, hal_irq_fn fn, void *arg) {

@@ -5,6 +5,7 @@
 
 #include "fw/hal.h"
 #include "hw/config/config.h"
+#include "hw/platform/fw_names.h"
 #include "hw/platform/node_allocator.h"
 #include "hw/platform/node_hal_params.h"
 #include "tlm_models/node/node_cpu.h"
@@ -77,6 +78,9 @@ public:
     void sem_init(hal_sem_t *s, uint32_t initial);
     void sem_wait(hal_sem_t *s);
     void sem_post(hal_sem_t *s);
+    int sem_wait_timeout(hal_sem_t *s, uint64_t cycles);
+    // Semaphore names and report functions the firmware registered (reports only).
+    FirmwareNames &names() { return names_; }
     void irq_register(unsigned line, hal_irq_fn fn, void *arg);
     void *mem_alloc(uint32_t bytes, uint32_t align);
     void mem_free(void *p);
@@ -104,6 +108,7 @@ private:
     NodeAllocator allocator_;
     std::map<std::string, uint64_t> exports_;
     void *context_ = nullptr;
+    FirmwareNames names_;
 };
 
 } // namespace starfish::platform

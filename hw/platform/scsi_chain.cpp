@@ -4,7 +4,8 @@ namespace starfish::platform {
 
 ScsiChainParams ScsiChainParams::from(const config::Config &cfg) {
     return ScsiChainParams{storage::DiskParams::from(cfg), storage::ScsiBusParams::from(cfg),
-                           storage::ScsiAdapterParams::from(cfg)};
+                           storage::ScsiAdapterParams::from(cfg),
+                           storage::DiskFaultParams::from(cfg)};
 }
 
 ScsiChain::ScsiChain(const ScsiChainSetup &setup, const ScsiChainParams &params,
@@ -21,6 +22,9 @@ ScsiChain::ScsiChain(const ScsiChainSetup &setup, const ScsiChainParams &params,
         disks_.push_back(std::make_unique<storage::Hp97560Disk>(
             ("disk" + std::to_string(id)).c_str(), params.disk, *bus_, id, setup.seed,
             setup.trial));
+        if (params.faults.any()) {
+            disks_.back()->set_faults(params.faults, setup.seed, setup.trial);
+        }
     }
 }
 

@@ -12,6 +12,7 @@
 
 #include "hw/config/config.h"
 #include "tlm_models/node/node_memory.h"
+#include "tlm_models/storage/disk_fault_params.h"
 #include "tlm_models/storage/disk_params.h"
 #include "tlm_models/storage/hp97560_disk.h"
 #include "tlm_models/storage/scsi_bus.h"
@@ -26,11 +27,12 @@
 
 namespace starfish::platform {
 
-// The parameters of every part (disk.*, scsi.*).
+// The parameters of every part (disk.*, scsi.*) and the injected faults (fault.*).
 struct ScsiChainParams {
     storage::DiskParams disk;
     storage::ScsiBusParams bus;
     storage::ScsiAdapterParams adapter;
+    storage::DiskFaultParams faults;
 
     static ScsiChainParams from(const config::Config &cfg);
 };

@@ -69,7 +69,8 @@ FuzzOutcome load_fuzz_input(const config::Registry &registry, const std::string 
                             const FuzzInput &in);
 
 // Whether a configuration error message names the place of the problem: a file
-// with line and column, a registered key, the unknown key, or the --set argument.
+// with line and column, a registered key, the unknown key, the --set argument, or
+// (a usage error of the command line) the option.
 // Empty when it does, else why not.
 std::string unplaced_error(const config::Registry &registry, const std::string &message);
 

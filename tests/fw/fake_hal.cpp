@@ -45,6 +45,7 @@ struct Thread {
     std::function<void(hal_t *)> test_fn;
     bool spawned_by_test = false;
     ThreadState state = ThreadState::Ready;
+    bool timed_out = false; // its hal_sem_wait_timeout ran out of time
     ucontext_t ctx{};
     std::unique_ptr<char[]> stack;
 };
@@ -872,22 +873,61 @@ void hal_sem_init(hal_t *h, hal_sem_t *s, uint32_t initial) {
     n.sems.emplace_back();
 }
 
-void hal_sem_wait(hal_t *h, hal_sem_t *s) {
+// The common part of hal_sem_wait and hal_sem_wait_timeout: charges, takes a unit
+// if there is one (true), else queues the calling thread (it must block next).
+static bool take_or_queue(hal_t *h, hal_sem_t *s, const char *service) {
     Node &n = N(h);
     auto &m = M(h);
     if (n.current == nullptr || n.in_irq) {
-        m.fail(n, "hal_sem_wait outside a thread");
+        m.fail(n, std::string(service) + " outside a thread");
     }
     m.charge(n, "sem_wait", m.costs.sem_wait);
     m.sync(n);
     if (s->count > 0) {
         s->count--;
-        return;
+        return true;
     }
     sem_of(h, s).waiters.push_back(n.current);
     n.current->state = starfish::fwtest::ThreadState::Blocked;
-    m.block(n);
+    return false;
 }
+
+void hal_sem_wait(hal_t *h, hal_sem_t *s) {
+    if (!take_or_queue(h, s, "hal_sem_wait")) {
+        M(h).block(N(h));
+    }
+}
+
+int hal_sem_wait_timeout(hal_t *h, hal_sem_t *s, uint64_t cycles) {
+    Node &n = N(h);
+    auto &m = M(h);
+    if (take_or_queue(h, s, "hal_sem_wait_timeout")) {
+        return 0;
+    }
+    starfish::fwtest::Thread *t = n.current;
+    t->timed_out = false;
+    Node *np = &n;
+    uint32_t handle = s->handle;
+    m.at(n.now + cycles, [&m, np, t, handle] {
+        auto &sem = np->sems[handle];
+        auto it = std::find(sem.waiters.begin(), sem.waiters.end(), t);
+        if (it == sem.waiters.end()) {
+            return; // posted in time
+        }
+        sem.waiters.erase(it);
+        t->timed_out = true;
+        t->state = starfish::fwtest::ThreadState::Ready;
+        np->ready.push_back(t);
+        m.poke(*np, m.current_event_time);
+    });
+    m.block(n);
+    return t->timed_out ? -1 : 0;
+}
+
+// Names and reports serve the node model's watchdog; the fake HAL has none.
+void hal_sem_name(hal_t *, const hal_sem_t *, const char *, int) {}
+void hal_report_register(hal_t *, hal_report_fn, void *) {}
+void hal_report_line(hal_t *, const char *) {}
 
 void hal_sem_post(hal_t *h, hal_sem_t *s) {
     Node &n = N(h);

@@ -83,6 +83,39 @@ BOOST_AUTO_TEST_CASE(threads_semaphores_and_charges) {
     BOOST_TEST(fm.now(0) == fm.charged(0));
 }
 
+BOOST_AUTO_TEST_CASE(a_wait_with_a_timeout_ends_by_a_post_or_by_the_time) {
+    FakeMachine fm;
+    hal_sem_t *sem = nullptr;
+    std::vector<std::pair<int, uint64_t>> results; // (result, time)
+    fm.spawn(
+        0,
+        [&](hal_t *h) {
+            sem = static_cast<hal_sem_t *>(hal_mem_alloc(h, sizeof(hal_sem_t), 8));
+            hal_sem_init(h, sem, 0);
+            for (uint64_t timeout : {1000u, 100000u}) {
+                uint64_t t0 = hal_now_cycles(h);
+                int r = hal_sem_wait_timeout(h, sem, timeout);
+                results.emplace_back(r, hal_now_cycles(h) - t0);
+            }
+        },
+        "waiter");
+    fm.spawn(
+        0,
+        [&](hal_t *h) {
+            hal_sleep_cycles(h, 5000);
+            hal_sem_post(h, sem);
+        },
+        "poster");
+    BOOST_TEST(fm.run());
+    BOOST_REQUIRE(results.size() == 2u);
+    BOOST_TEST(results[0].first == -1); // nobody posted within 1000 cycles
+    BOOST_TEST(results[0].second >= 1000u);
+    BOOST_TEST(results[0].second < 1200u);
+    BOOST_TEST(results[1].first == 0); // posted at 5000, long before the timeout
+    BOOST_TEST(results[1].second < 5000u);
+    BOOST_TEST(sem->count == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(a_message_arrives_after_its_latency) {
     FakeOptions o;
     o.latency_cycles = 1000;

@@ -64,7 +64,7 @@ BOOST_AUTO_TEST_CASE(every_firmware_parameter_is_documented_and_valid) {
             BOOST_TEST(!spec.provenance.empty());
             bool grouped = false;
             for (const char *group : {"cost.", "msg.", "commtest.", "fs.", "ddio.", "spfs.",
-                                      "twophase.", "workload."}) {
+                                      "twophase.", "workload.", "scsi."}) {
                 grouped = grouped || key.rfind(group, 0) == 0;
             }
             BOOST_TEST(grouped);
@@ -86,13 +86,18 @@ BOOST_AUTO_TEST_CASE(every_firmware_parameter_is_documented_and_valid) {
 
 BOOST_AUTO_TEST_CASE(keys_read_by_the_firmware_from_other_components_are_registered) {
     const auto &reg = sim::parameter_registry();
-    for (const char *key :
-         {FW_KEY_WORKLOAD_SEED, FW_KEY_DISK_SECTOR_BYTES, FW_KEY_DISK_SECTORS_PER_TRACK,
-          FW_KEY_DISK_CYLINDERS, FW_KEY_DISK_HEADS}) {
+    const std::pair<const char *, config::ParamType> keys[] = {
+        {FW_KEY_WORKLOAD_SEED, config::ParamType::Int}, // read with hal_config_int
+        {FW_KEY_DISK_SECTOR_BYTES, config::ParamType::Int},
+        {FW_KEY_DISK_SECTORS_PER_TRACK, config::ParamType::Int},
+        {FW_KEY_DISK_CYLINDERS, config::ParamType::Int},
+        {FW_KEY_DISK_HEADS, config::ParamType::Int},
+        {FW_KEY_MACHINE_CPU_MHZ, config::ParamType::Real}}; // hal_config_real
+    for (const auto &[key, type] : keys) {
         BOOST_TEST_CONTEXT(key) {
             BOOST_TEST(fwtest::fw_registry().find(key) == nullptr);
             BOOST_REQUIRE(reg.find(key) != nullptr);
-            BOOST_TEST((reg.at(key).type == config::ParamType::Int)); // read with hal_config_int
+            BOOST_TEST((reg.at(key).type == type));
         }
     }
 }

@@ -338,6 +338,37 @@ void fwt_sleep_main(hal_t *h) {
     hal_export(h, "t2", t2);
 }
 
+/* ---- waits with a timeout ------------------------------------------------------------ */
+
+typedef struct timed_state {
+    hal_sem_t sem;
+} timed_state_t;
+
+static void timed_poster(hal_t *h, void *arg) {
+    hal_sleep_cycles(h, 5000);
+    hal_sem_post(h, &((timed_state_t *)arg)->sem);
+}
+
+/* Times out alone; then is posted long before its timeout; then finds a unit. */
+void fwt_timed_wait_main(hal_t *h) {
+    timed_state_t *s = (timed_state_t *)hal_mem_alloc(h, sizeof(timed_state_t), 8);
+    hal_sem_init(h, &s->sem, 0);
+    uint64_t t0 = hal_now_cycles(h);
+    int r1 = hal_sem_wait_timeout(h, &s->sem, 1000);
+    uint64_t t1 = hal_now_cycles(h);
+    hal_thread_spawn(h, timed_poster, s, "poster");
+    int r2 = hal_sem_wait_timeout(h, &s->sem, 1000000);
+    uint64_t t2 = hal_now_cycles(h);
+    hal_sem_post(h, &s->sem);
+    int r3 = hal_sem_wait_timeout(h, &s->sem, 10);
+    hal_export(h, "timed_out", r1 == -1);
+    hal_export(h, "t_timeout", t1 - t0);
+    hal_export(h, "posted", r2 == 0);
+    hal_export(h, "t_posted", t2 - t1);
+    hal_export(h, "took_unit", r3 == 0);
+    hal_export(h, "count_after", s->sem.count);
+}
+
 /* ---- memory ----------------------------------------------------------------------- */
 
 void fwt_mem_main(hal_t *h) {

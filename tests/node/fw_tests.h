@@ -53,6 +53,7 @@ void fwt_yield_main(hal_t *h);
 void fwt_spawn_limit_main(hal_t *h);
 /* hal_sleep_cycles while another thread computes. */
 void fwt_sleep_main(hal_t *h);
+void fwt_timed_wait_main(hal_t *h);
 /* Allocation, alignment, exhaustion, coalescing, address conversion. */
 void fwt_mem_main(hal_t *h);
 /* hal_config_* of known keys. */

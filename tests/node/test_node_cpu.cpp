@@ -250,6 +250,19 @@ BOOST_AUTO_TEST_CASE(sleep_leaves_the_cpu_to_others_and_is_exact_alone) {
     BOOST_TEST(r["nodes"][0]["stats"]["cpu"]["idle_cycles"].get<double>() >= 1000.0);
 }
 
+BOOST_AUTO_TEST_CASE(a_wait_with_a_timeout_ends_by_a_post_or_by_the_time) {
+    json r = run_one(fwt_timed_wait_main);
+    BOOST_REQUIRE_EQUAL(r["failure"].get<std::string>(), "");
+    const uint64_t wait = cost("cost.sem_wait_cycles");
+    BOOST_TEST(exported(r, "timed_out") == 1u);
+    BOOST_TEST(exported(r, "t_timeout") == wait + 1000u); // charge, then exactly the timeout
+    BOOST_TEST(exported(r, "posted") == 1u);
+    BOOST_TEST(exported(r, "t_posted") > 5000u);  // the poster's sleep
+    BOOST_TEST(exported(r, "t_posted") < 10000u); // not the timeout
+    BOOST_TEST(exported(r, "took_unit") == 1u);
+    BOOST_TEST(exported(r, "count_after") == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(memory_allocation) {
     json r = run_one(fwt_mem_main, {{"machine.node_memory_kb", "1024"}});
     BOOST_REQUIRE_EQUAL(r["failure"].get<std::string>(), "");

@@ -91,6 +91,9 @@ public:
     NetworkInterfaceStats stats() const;
     // The ERROR register (the fault itself went to `fault`).
     uint32_t error_code() const { return core_.error(); }
+    // Queue occupancy in words, or "" when everything is empty (the deadlock
+    // watchdog's report; network_interface_report.cpp).
+    std::string queue_report() const;
 
 private:
     // The first packet of a message taken at arriving(), until its tail is delivered.

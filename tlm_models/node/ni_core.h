@@ -119,6 +119,7 @@ public:
     // A first packet needs a free ring slot and no DONE record waiting for one.
     bool ring_has_room() const { return rx_count_ < rx_ring_slots_ && pending_done_.empty(); }
     uint64_t buffer_free() const { return config_.rx_buffer_bytes - rx_buffered_; }
+    uint32_t rx_records() const { return rx_count_; } // records in the ring, not yet popped
     bool discarded(uint32_t handle) const;
     // The first packet of a message is taken: writes its HEADER record and, if it
     // has a body, returns the handle firmware answers (else HW_NI_NONE). With

@@ -51,6 +51,8 @@ struct NodeCpu::Thread {
     sc_core::sc_event wake;
     bool finished = false;
     Thread *next_waiter = nullptr; // behind it in its semaphore's queue
+    uint64_t timed_since_ps = 0;   // in a sleep or a wait with a timeout (reports only)
+    uint64_t timed_until_ps = 0;
 };
 
 std::vector<std::string> NodeCpu::live_thread_names() const {
@@ -426,7 +428,11 @@ void NodeCpu::sleep(uint64_t cycles) {
     sync();
     Thread *self = running_;
     release();
+    self->timed_since_ps = now_ps();
+    self->timed_until_ps = now_ps() + cycles * params_.cycle_ps;
     sc_core::wait(sc_core::sc_time::from_value(cycles * params_.cycle_ps));
+    self->timed_since_ps = self->timed_until_ps = 0;
+    ++timers_expired_;
     acquire(self);
 }
 
@@ -487,6 +493,100 @@ void NodeCpu::sem_post(uint32_t handle, uint32_t &count) {
         ++count;
     }
     sync();
+}
+
+void NodeCpu::enqueue_waiter(uint32_t handle, Thread *t) {
+    WaitQueue &q = sem_waiters_[handle];
+    t->next_waiter = nullptr;
+    (q.tail != nullptr ? q.tail->next_waiter : q.head) = t;
+    q.tail = t;
+}
+
+bool NodeCpu::remove_waiter(uint32_t handle, Thread *t) {
+    WaitQueue &q = sem_waiters_[handle];
+    Thread *prev = nullptr;
+    for (Thread *w = q.head; w != nullptr; prev = w, w = w->next_waiter) {
+        if (w == t) {
+            (prev != nullptr ? prev->next_waiter : q.head) = w->next_waiter;
+            if (q.tail == w) {
+                q.tail = prev;
+            }
+            return true;
+        }
+    }
+    return false;
+}
+
+bool NodeCpu::sem_wait_for(uint32_t handle, uint32_t &count, uint64_t cycles) {
+    // As sem_wait, with a timer: the same charges and the same queue, so a wait
+    // that ends by a post is indistinguishable from sem_wait's.
+    require_thread("hal_sem_wait_timeout");
+    if (handle == 0 || handle >= next_sem_) {
+        fail("hal_sem_wait_timeout on a semaphore that hal_sem_init never initialised");
+    }
+    charge(params_.sem_wait_cycles);
+    if (count > 0) {
+        --count;
+        return true;
+    }
+    sync();
+    if (count > 0) {
+        --count;
+        return true;
+    }
+    Thread *self = running_;
+    enqueue_waiter(handle, self);
+    release();
+    self->timed_since_ps = now_ps();
+    self->timed_until_ps = now_ps() + cycles * params_.cycle_ps;
+    while (running_ != self) {
+        uint64_t now = now_ps();
+        if (now < self->timed_until_ps) {
+            sc_core::wait(sc_core::sc_time::from_value(self->timed_until_ps - now), self->wake);
+        } else if (remove_waiter(handle, self)) {
+            self->timed_since_ps = self->timed_until_ps = 0;
+            ++timers_expired_;
+            acquire(self); // timed out: back in line for the CPU
+            return false;
+        } else {
+            sc_core::wait(self->wake); // posted at the deadline: the unit is ours
+        }
+    }
+    self->timed_since_ps = self->timed_until_ps = 0;
+    serve_interrupts();
+    return true;
+}
+
+std::vector<ThreadInfo> NodeCpu::thread_infos() const {
+    std::map<const Thread *, uint32_t> waiting;
+    for (uint32_t handle = 1; handle < sem_waiters_.size(); ++handle) {
+        for (const Thread *w = sem_waiters_[handle].head; w != nullptr; w = w->next_waiter) {
+            waiting[w] = handle;
+        }
+    }
+    std::vector<ThreadInfo> out;
+    for (const auto &[id, t] : threads_) {
+        if (t->finished) {
+            continue;
+        }
+        ThreadInfo info;
+        info.name = activities_[t->activity].name.substr(7); // without "thread:"
+        info.timed_since_ps = t->timed_since_ps;
+        info.timed_until_ps = t->timed_until_ps;
+        auto w = waiting.find(t.get());
+        if (running_ == t.get()) {
+            info.state = ThreadInfo::State::Running;
+        } else if (std::find(ready_.begin(), ready_.end(), t.get()) != ready_.end()) {
+            info.state = ThreadInfo::State::Ready;
+        } else if (w != waiting.end()) {
+            info.state = ThreadInfo::State::Waiting;
+            info.semaphore = w->second;
+        } else {
+            info.state = ThreadInfo::State::Sleeping;
+        }
+        out.push_back(info);
+    }
+    return out;
 }
 
 // ---- failure -------------------------------------------------------------------

@@ -54,6 +54,17 @@ struct CpuStats {
     nlohmann::json to_json() const;
 };
 
+// A firmware thread as a report sees it (the deadlock watchdog, docs/watchdog.md).
+struct ThreadInfo {
+    enum class State { Running, Ready, Waiting, Sleeping };
+    std::string name;
+    State state = State::Ready;
+    uint32_t semaphore = 0; // Waiting: its handle
+    // A sleep, or a wait with a timeout: when it began and when it ends (else 0).
+    uint64_t timed_since_ps = 0;
+    uint64_t timed_until_ps = 0;
+};
+
 // One stretch of CPU time spent on one activity (only recorded with set_trace).
 struct ActivityInterval {
     size_t activity; // index into CpuStats::activities
@@ -103,6 +114,9 @@ public:
     uint32_t new_semaphore();
     void sem_wait(uint32_t handle, uint32_t &count);
     void sem_post(uint32_t handle, uint32_t &count);
+    // sem_wait for at most `cycles`: false when the time ran out first (the thread
+    // then leaves the queue and the count is unchanged).
+    bool sem_wait_for(uint32_t handle, uint32_t &count, uint64_t cycles);
     // Installs (or with an empty handler, removes) the handler of a line.
     void set_handler(unsigned line, Handler handler);
     bool in_handler() const { return in_handler_; }
@@ -140,6 +154,10 @@ public:
     // Names of the threads that have not ended (for reports on runs that stopped
     // with work left: a thread that waits forever shows here).
     std::vector<std::string> live_thread_names() const;
+    // Every live thread with what it does (costs nothing while the run goes on).
+    std::vector<ThreadInfo> thread_infos() const;
+    // Sleeps that have ended and waits that timed out so far.
+    uint64_t timers_expired() const { return timers_expired_; }
 
 private:
     struct Thread;
@@ -163,6 +181,8 @@ private:
     void apply_reached_posted();
     void apply_handler_posted();
     void require_thread(const char *service);
+    void enqueue_waiter(uint32_t handle, Thread *t);
+    bool remove_waiter(uint32_t handle, Thread *t); // false if t is not in the queue
     size_t activity_index(const std::string &name);
     void set_activity(size_t activity);
     uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
@@ -219,6 +239,7 @@ private:
     uint64_t context_switches_ = 0;
     uint64_t threads_created_ = 0;
     uint64_t wakeups_ = 0;
+    uint64_t timers_expired_ = 0;
     bool trace_on_ = false;
     std::vector<ActivityInterval> trace_;
 

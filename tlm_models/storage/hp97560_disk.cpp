@@ -58,6 +58,13 @@ void Hp97560Disk::set_identity(uint32_t global_id, uint64_t seed, uint64_t trial
     set_phase_ps(hw_rng_below(&rng, geom_.revolution_ps()));
 }
 
+void Hp97560Disk::set_faults(const DiskFaultParams &params, uint64_t seed, uint64_t trial) {
+    faults_ = std::make_unique<DiskFaults>(params, global_id_, seed, trial);
+    if (!faults_->active()) {
+        faults_.reset(); // none hits this drive: no cost per command
+    }
+}
+
 void Hp97560Disk::set_phase_ps(uint64_t phase_ps) {
     clock_ = RotationClock(geom_.revolution_ps(), geom_.sectors_per_track(), phase_ps);
 }
@@ -532,6 +539,9 @@ void Hp97560Disk::classify_read(uint32_t s, uint32_t e, uint64_t now, uint64_t o
 
 ScsiBusStep Hp97560Disk::answer_status(const ScsiResult &r) {
     result_ = r;
+    if (fault_lba_ != DiskFaults::kNone) {
+        apply_medium_error();
+    }
     conn_ = Connection::Status;
     return ScsiBusStep{ScsiPhase::Status, bus_.params().status_ps, 0, this};
 }
@@ -547,9 +557,41 @@ ScsiBusStep Hp97560Disk::reject(uint8_t asc, uint32_t info) {
     return answer_status(r);
 }
 
+ScsiBusStep Hp97560Disk::go_silent() {
+    silent_ = true;
+    conn_ = Connection::Message; // disconnects, and never reselects
+    return ScsiBusStep{ScsiPhase::Message, bus_.params().message_ps, 0, this};
+}
+
+void Hp97560Disk::apply_medium_error() {
+    const bool write = cmd_.opcode == HW_SCSI_OP_WRITE10;
+    const uint32_t good = fault_lba_ - cmd_.lba, bad = cmd_.lba + cmd_.blocks - fault_lba_;
+    // Garbage, not silence: a driver that ignored the error would hand on wrong data,
+    // and the run's verification would catch it.
+    std::vector<uint8_t> poison(static_cast<size_t>(bad) * HW_SECTOR_BYTES, kPoisonByte);
+    if (write) {
+        write_sectors(fault_lba_, bad, poison.data());
+    } else {
+        uint8_t *out = bus_.initiator()->data_window(target_id_, good * HW_SECTOR_BYTES,
+                                                     bad * HW_SECTOR_BYTES);
+        std::memcpy(out, poison.data(), poison.size());
+    }
+    ++stats_.check_conditions;
+    result_.status = HW_SCSI_STATUS_CHECK_CONDITION;
+    result_.sense_key = HW_SCSI_SENSE_MEDIUM_ERROR;
+    result_.asc = write ? HW_SCSI_ASC_WRITE_ERROR : HW_SCSI_ASC_UNRECOVERED_READ_ERROR;
+    result_.ascq = 0;
+    result_.info = fault_lba_;
+    result_.transferred = write ? cmd_.blocks * HW_SECTOR_BYTES : good * HW_SECTOR_BYTES;
+    fault_lba_ = DiskFaults::kNone;
+}
+
 ScsiBusStep Hp97560Disk::command(const ScsiCommand &c, uint64_t now) {
     if (cmd_.active) {
         throw std::logic_error(std::string(name()) + ": command while another is in progress");
+    }
+    if (faults_ && faults_->silent_now()) {
+        return go_silent();
     }
     prune_writes(now);
     const uint8_t op = c.cdb[0];
@@ -584,6 +626,9 @@ ScsiBusStep Hp97560Disk::command(const ScsiCommand &c, uint64_t now) {
             return reject(HW_SCSI_ASC_LBA_OUT_OF_RANGE,
                           lba >= geom_.capacity() ? lba : geom_.capacity());
         }
+    }
+    if (faults_ && (op == HW_SCSI_OP_READ10 || op == HW_SCSI_OP_WRITE10)) {
+        fault_lba_ = faults_->medium_error(op == HW_SCSI_OP_WRITE10, lba, blocks);
     }
     if (params_.readahead_stop_on_any_command) {
         stop_stream(now);

@@ -14,6 +14,7 @@
 // Real data: the drive keeps the bytes written to it (sparse, in 8 KB pages);
 // never-written sectors read as hw_disk_fill_sector(global disk id, lba).
 
+#include "tlm_models/storage/disk_faults.h"
 #include "tlm_models/storage/disk_geometry.h"
 #include "tlm_models/storage/disk_params.h"
 #include "tlm_models/storage/scsi_bus.h"
@@ -72,6 +73,15 @@ public:
     // from hw_rng stream HW_RNG_STREAM_DISK_ROTATION (instance = global id). Call
     // before the simulation starts.
     void set_identity(uint32_t global_id, uint64_t seed, uint64_t trial);
+    // Injects the configured faults (docs/faults.md) into this drive, from its own
+    // random stream; call after set_identity, before the simulation starts. Without
+    // it (the default) the drive never fails.
+    void set_faults(const DiskFaultParams &params, uint64_t seed, uint64_t trial);
+    // Counts of injected faults (zero without set_faults).
+    DiskFaultStats fault_stats() const { return faults_ ? faults_->stats() : DiskFaultStats{}; }
+    // The drive has stopped answering (fault.silent_disk).
+    bool silent() const { return silent_; }
+
     // Overrides the initial platter angle (tests): slot 0 of cylinder 0 head 0
     // passes under the head at t = revolution - phase.
     void set_phase_ps(uint64_t phase_ps);
@@ -116,6 +126,7 @@ public:
 
 private:
     static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+    static constexpr uint8_t kPoisonByte = 0xe5; // what a failed sector holds (injected faults)
 
     // The read stream: the current media pass (run) of sequential reading that
     // serves a read and continues as read-ahead. Its progress is computed from
@@ -178,6 +189,11 @@ private:
     void schedule_next_burst(uint64_t now);
 
     ScsiBusStep reject(uint8_t asc, uint32_t info);
+    // Injected faults: a command taken and never answered; the MEDIUM ERROR status
+    // of the current READ/WRITE (result_), whose sectors from fault_lba_ on become
+    // garbage in the host buffer (read) or on the media (write).
+    ScsiBusStep go_silent();
+    void apply_medium_error();
     ScsiBusStep answer_status(const ScsiResult &r);
     void classify_read(uint32_t s, uint32_t e, uint64_t now, uint64_t overhead_end,
                        uint32_t &pinned_end);
@@ -249,6 +265,10 @@ private:
     uint32_t stop_lba_ = 0;        // without read-ahead: the stream stops here
     Connection conn_ = Connection::None;
     ScsiResult result_;
+
+    std::unique_ptr<DiskFaults> faults_;     // nullptr: no faults configured for this drive
+    uint32_t fault_lba_ = DiskFaults::kNone; // the current command fails here
+    bool silent_ = false;
 
     std::unordered_map<uint32_t, std::unique_ptr<Page>> pages_;
     DiskStats stats_;

@@ -116,6 +116,40 @@ uint32_t ScsiHostAdapter::queue_free(unsigned target) const {
            static_cast<uint32_t>(queues_.size() > target ? queues_[target].size() : 0);
 }
 
+bool ScsiHostAdapter::busy() const {
+    for (const auto &q : queues_) {
+        if (!q.empty()) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::vector<std::string> ScsiHostAdapter::queue_report() const {
+    std::vector<std::string> lines;
+    for (size_t t = 0; t < queues_.size(); ++t) {
+        if (queues_[t].empty()) {
+            continue;
+        }
+        const Queued &q = queues_[t].front();
+        const uint8_t op = q.cmd.cdb[0];
+        const char *name = op == HW_SCSI_OP_READ10       ? "READ(10)"
+                           : op == HW_SCSI_OP_WRITE10    ? "WRITE(10)"
+                           : op == HW_SCSI_OP_PREFETCH10 ? "PRE-FETCH(10)"
+                                                         : "command";
+        char line[200];
+        std::snprintf(line, sizeof line,
+                      "target %zu: %zu queued, the first %s 0x%02x LBA %u x %u submitted at %.6f s",
+                      t, queues_[t].size(), name, op, hw_scsi_cdb10_lba(q.cmd.cdb),
+                      hw_scsi_cdb10_blocks(q.cmd.cdb), static_cast<double>(q.submitted_ps) * 1e-12);
+        lines.emplace_back(line);
+    }
+    if (!done_.empty()) {
+        lines.push_back(std::to_string(done_.size()) + " completions not yet taken from DONE");
+    }
+    return lines;
+}
+
 uint32_t ScsiHostAdapter::read_reg(uint32_t offset) {
     uint32_t value = 0;
     regs_.read(offset, value);

@@ -58,6 +58,12 @@ public:
 
     ScsiAdapterStats stats() const { return stats_; }
     bool irq_level() const;
+    // A command is queued or in progress at some target.
+    bool busy() const;
+    // The queues in words, one line per target with commands ("target 0: 2 queued,
+    // first READ(10) LBA 4704 x 16 submitted at 0.0123 s") and the done FIFO; empty
+    // when idle (the deadlock watchdog's report, docs/watchdog.md).
+    std::vector<std::string> queue_report() const;
 
     // ScsiInitiator
     uint8_t *data_window(unsigned target, uint32_t offset, uint32_t len) override;

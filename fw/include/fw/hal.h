@@ -74,6 +74,10 @@ typedef struct hal_sem {
 void hal_sem_init(hal_t *h, hal_sem_t *s, uint32_t initial);
 void hal_sem_wait(hal_t *h, hal_sem_t *s);
 void hal_sem_post(hal_t *h, hal_sem_t *s);
+/* hal_sem_wait for at most `cycles` (> 0) of simulated time: 0 when it took a unit,
+ * -1 when the time ran out first (the count is unchanged). Costs what
+ * hal_sem_wait costs. */
+int hal_sem_wait_timeout(hal_t *h, hal_sem_t *s, uint64_t cycles);
 
 /* ---- interrupts -------------------------------------------------------------
  * Lines are numbered in hw/node_map.h. A handler runs to completion, must not
@@ -109,6 +113,20 @@ const char *hal_config_string(hal_t *h, const char *key);
  * has the hal_t can find it. NULL until set. */
 void hal_set_context(hal_t *h, void *ctx);
 void *hal_context(hal_t *h);
+
+/* ---- names for reports (the deadlock watchdog, docs/watchdog.md) ---------------
+ * None of these costs simulated time. hal_sem_name names a semaphore after
+ * hal_sem_init (the text is copied), so a report says what a blocked thread waits
+ * for. work_queue != 0 marks a queue of work: a thread blocked on it is idle (a
+ * server waiting for requests), not stuck, when a run ends.
+ * hal_report_register adds a function that describes the firmware's state
+ * (outstanding requests, reply actions, queues) when the watchdog writes a report:
+ * it calls hal_report_line once per line and may name semaphores; it runs outside
+ * any thread and must not block, charge time or change the firmware's state. */
+void hal_sem_name(hal_t *h, const hal_sem_t *s, const char *name, int work_queue);
+typedef void (*hal_report_fn)(hal_t *h, void *arg);
+void hal_report_register(hal_t *h, hal_report_fn fn, void *arg);
+void hal_report_line(hal_t *h, const char *text);
 
 /* ---- reporting to the simulation harness -------------------------------------
  * Named values the harness reads after the run (measurements, buffer addresses).

@@ -38,6 +38,9 @@
 /* ---- SCSI driver costs (fw/src/scsi.c) --------------------------------------------- */
 #define FW_KEY_COST_SCSI_SUBMIT "cost.scsi_submit_cycles"
 #define FW_KEY_COST_SCSI_COMPLETE "cost.scsi_complete_cycles"
+/* ---- SCSI driver error handling (fw/src/scsi.c; docs/faults.md) ------------------- */
+#define FW_KEY_SCSI_RETRIES "scsi.retries"
+#define FW_KEY_SCSI_TIMEOUT_MS "scsi.timeout_ms"
 
 /* ---- file system and DDIO (fw/src/ddio.c, fw/src/transfer.c; docs/ddio.md) --------- */
 #define FW_KEY_FS_KIND "fs.kind"
@@ -81,6 +84,7 @@
 #define FW_KEY_DISK_SECTORS_PER_TRACK "disk.sectors_per_track"
 #define FW_KEY_DISK_CYLINDERS "disk.cylinders"
 #define FW_KEY_DISK_HEADS "disk.heads"
+#define FW_KEY_MACHINE_CPU_MHZ "machine.cpu_mhz" /* hw/platform/machine_params.cpp */
 
 /* SPFS (fw/src/spfs_client.c, fw/src/spfs_iop.c). */
 #define FW_KEY_SPFS_OUTSTANDING "spfs.outstanding"
