@@ -291,10 +291,11 @@ json run_scenario(const Scenario &scenario) {
         }
     }
     uint64_t work = bench.net->events_processed(); // events (packet) or cycles (flit)
-    json run_ahead = {{"packets", 0}, {"replays", 0}};
+    json run_ahead = {{"packets", 0}, {"replays", 0}, {"closed_form", 0}};
     if (const auto *packet = dynamic_cast<const PacketTorus *>(bench.net.get())) {
         run_ahead = {{"packets", packet->run_ahead_packets()},
-                     {"replays", packet->run_ahead_replays()}};
+                     {"replays", packet->run_ahead_replays()},
+                     {"closed_form", packet->run_ahead_closed_form()}};
     }
     return json{{"delivered", bench.delivered},
                 {"work", work},

@@ -80,7 +80,7 @@ json run_model(Scenario s, const char *model) {
 }
 
 uint64_t blocked_total = 0, refusals_total = 0, contended = 0, arrivals_total = 0;
-uint64_t run_ahead_total = 0, replays_total = 0;
+uint64_t run_ahead_total = 0, replays_total = 0, closed_form_total = 0;
 
 void check_equivalent(const Scenario &s) {
     json fast = run_model(s, "packet");
@@ -108,6 +108,7 @@ void check_equivalent(const Scenario &s) {
     }
     run_ahead_total += fast["run_ahead"]["packets"].get<uint64_t>();
     replays_total += fast["run_ahead"]["replays"].get<uint64_t>();
+    closed_form_total += fast["run_ahead"]["closed_form"].get<uint64_t>();
     blocked_total += ref["stats"]["blocked_cycles"].get<uint64_t>();
     refusals_total += ref["stats"]["refusals"].get<uint64_t>();
     contended += ref["stats"]["blocked_cycles"].get<uint64_t>() > 0 ? 1 : 0;
@@ -133,14 +134,18 @@ BOOST_AUTO_TEST_CASE(randomized_scenarios_give_identical_cycles) {
 // sparse traffic most packets enter an empty network, and many are caught up by
 // the next packet or by an endpoint becoming ready while they run ahead.
 BOOST_AUTO_TEST_CASE(sparse_traffic_run_ahead_gives_identical_cycles) {
-    run_ahead_total = replays_total = 0;
+    run_ahead_total = replays_total = closed_form_total = 0;
     for (uint64_t seed = 1001; seed <= 1300; ++seed) {
         check_equivalent(random_scenario(seed, true));
     }
-    BOOST_TEST_MESSAGE("run ahead " << run_ahead_total << " packets, " << replays_total
-                                    << " replays");
+    BOOST_TEST_MESSAGE("run ahead " << run_ahead_total << " packets (" << closed_form_total
+                                    << " in closed form), " << replays_total << " replays");
     BOOST_TEST(run_ahead_total > 3000u);
     BOOST_TEST(replays_total > 500u);
+    // Both ways of running ahead are exercised: in closed form (full rate) and
+    // event by event (credit-limited: small buffers, long wires).
+    BOOST_TEST(closed_form_total > 1000u);
+    BOOST_TEST(run_ahead_total - closed_form_total > 1000u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -668,19 +668,94 @@ void PacketTorus::begin_run_ahead(Worm &w) {
     deferred_next_ = 0;
 
     current_ = now_cycle(); // no wake-ups while scheduling
-    schedule(w.inj.eligible_cycle, Ev::HeadReady, &w.segs[0]);
-    outputs_ = Outputs::Defer;
-    ahead_through_ = -1;
-    while (!events_.empty() && !delivers_at(next_event().cycle)) {
-        const int64_t cycle = next_event().cycle;
-        process_cycle(cycle);
-        ahead_through_ = cycle;
+    if (lone_full_rate(w)) {
+        ++run_ahead_closed_form_;
+        run_ahead_closed_form(w);
+    } else {
+        schedule(w.inj.eligible_cycle, Ev::HeadReady, &w.segs[0]);
+        outputs_ = Outputs::Defer;
+        ahead_through_ = -1;
+        while (!events_.empty() && !delivers_at(next_event().cycle)) {
+            const int64_t cycle = next_event().cycle;
+            process_cycle(cycle);
+            ahead_through_ = cycle;
+        }
+        outputs_ = Outputs::Emit;
     }
-    outputs_ = Outputs::Emit;
     current_ = -1;
     ahead_ = ahead_through_ >= 0;
     wake_.cancel();
     wake_ahead();
+}
+
+// Whether a packet alone in the network crosses every channel in one run of
+// consecutive cycles: true when it fits in a buffer, or when every credit comes
+// back in time (router delay + 2 x wire + 1 <= buffer, docs/network.md).
+bool PacketTorus::lone_full_rate(const Worm &w) const {
+    if (int64_t(w.inj.flits) <= params_.buffer_flits) {
+        return true;
+    }
+    for (int h = 0; h < w.last_hop; ++h) {
+        if (params_.router_delay_cycles + 2 * w.segs[h].wire + 1 > params_.buffer_flits) {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The run-ahead of a lone packet that moves at full rate, in closed form: hop h
+// starts at T_h (T_0 = eligible cycle, T_h = T_(h-1) + wire + router delay, its
+// VC granted and its link won the cycle its head is ready) and crosses flit k at
+// T_h + k. Leaves exactly the state the event processing reaches after the last
+// cycle before the delivery D = T_H + flits: every hop before the last finished,
+// their VCs released except the one before the last (released at the delivery),
+// the eject hop running with its check at D, the endpoint calls deferred. Only
+// host-side figures differ (events_processed_ and superseded checks are not
+// counted), and ahead_through_ is D - 1, which at most makes a replay start
+// from a cycle with nothing to process.
+void PacketTorus::run_ahead_closed_form(Worm &w) {
+    const int64_t n = int64_t(w.inj.flits);
+    int64_t t = w.inj.eligible_cycle;
+    for (int h = 0; h <= w.last_hop; ++h) {
+        Seg &s = w.segs[h];
+        if (h > 0) {
+            t += w.segs[h - 1].wire + params_.router_delay_cycles;
+        }
+        s.runs.push_back({0, t});
+        s.head_ready = t;
+        s.vc_owned = true;
+        Channel &c = channels_[s.channel];
+        c.last_vc = s.vc;
+        VcState &v = c.vcs[s.vc];
+        v.last_key = std::max(0, w.inj.path[h].requester);
+        v.owner = h + 1 >= w.last_hop ? &s : nullptr;
+        record_head(s.channel, 0);
+        if (h < w.last_hop) {
+            s.finished = true;
+            s.count = int32_t(n);
+            record_flits(s.channel, w.inj.flits);
+        } else {
+            s.running = true;
+            c.sender = &s;
+        }
+    }
+    const Packet &pkt = *w.inj.pkt;
+    const int64_t injected = w.segs[0].runs[0].t0 + n;
+    const int64_t last_start = w.segs[w.last_hop].runs[0].t0;
+    const int64_t arriving = last_start + int64_t(pkt.early_flits);
+    const bool wants = wants_arriving(pkt, w.inj.flits);
+    deferred_.clear();
+    if (wants && arriving < injected) {
+        deferred_.push_back(Output{arriving, false, pkt.dst_router, 0, &pkt});
+    }
+    deferred_.push_back(Output{injected, true, w.src, pkt.tag, nullptr});
+    if (wants && arriving >= injected) {
+        deferred_.push_back(Output{arriving, false, pkt.dst_router, 0, &pkt});
+    }
+    queues_[w.src].pop_front();
+    const int64_t delivery = last_start + n;
+    schedule(delivery, Ev::Check, &w.segs[w.last_hop]);
+    ahead_through_ = delivery - 1;
 }
 
 // The next cycle with work while ahead: an endpoint call due, or the first

@@ -42,6 +42,8 @@ public:
     // and how often a new packet or endpoint made the engine replay one.
     uint64_t run_ahead_packets() const { return run_ahead_packets_; }
     uint64_t run_ahead_replays() const { return run_ahead_replays_; }
+    // Run-ahead packets computed in closed form (alone and at full rate).
+    uint64_t run_ahead_closed_form() const { return run_ahead_closed_form_; }
 
 private:
     struct Worm;
@@ -137,6 +139,8 @@ private:
         ChannelStats stats;
     };
     void begin_run_ahead(Worm &w);
+    bool lone_full_rate(const Worm &w) const;
+    void run_ahead_closed_form(Worm &w);
     bool delivers_at(int64_t cycle) const;
     void wake_ahead();
     void catch_up(int64_t cycle);
@@ -198,6 +202,7 @@ private:
     size_t deferred_next_ = 0;                    // the first not made yet
     size_t replayed_outputs_ = 0;
     uint64_t run_ahead_packets_ = 0;
+    uint64_t run_ahead_closed_form_ = 0;
     uint64_t run_ahead_replays_ = 0;
 };
 
