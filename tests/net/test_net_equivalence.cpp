@@ -159,26 +159,23 @@ BOOST_AUTO_TEST_CASE(sparse_traffic_run_ahead_gives_identical_cycles) {
 // The router policies: tail_sent lets a VC's buffer hold the tail of one packet and
 // the head of the next, input_speedup = 1 lets one flit leave an input port per
 // cycle; the packet engine must follow both cycle by cycle.
-BOOST_AUTO_TEST_CASE(tail_sent_scenarios_give_identical_cycles) {
+void check_policy_scenarios(uint64_t first_seed, Policies policies, const char *label) {
     contended = refusals_total = 0;
-    for (uint64_t seed = 2001; seed <= 2400; ++seed) {
-        check_equivalent(random_scenario(seed, false, Policies::TailSent));
+    for (uint64_t seed = first_seed; seed < first_seed + 400; ++seed) {
+        check_equivalent(random_scenario(seed, false, policies));
     }
-    BOOST_TEST_MESSAGE("tail_sent: contended scenarios " << contended << ", refusals "
-                                                         << refusals_total);
+    BOOST_TEST_MESSAGE(label << ": contended scenarios " << contended << ", refusals "
+                             << refusals_total);
     BOOST_TEST(contended > 300u);
     BOOST_TEST(refusals_total > 100u);
 }
 
+BOOST_AUTO_TEST_CASE(tail_sent_scenarios_give_identical_cycles) {
+    check_policy_scenarios(2001, Policies::TailSent, "tail_sent");
+}
+
 BOOST_AUTO_TEST_CASE(input_speedup_scenarios_give_identical_cycles) {
-    contended = refusals_total = 0;
-    for (uint64_t seed = 3001; seed <= 3400; ++seed) {
-        check_equivalent(random_scenario(seed, false, Policies::InputSpeedup));
-    }
-    BOOST_TEST_MESSAGE("input_speedup: contended scenarios " << contended << ", refusals "
-                                                             << refusals_total);
-    BOOST_TEST(contended > 300u);
-    BOOST_TEST(refusals_total > 100u);
+    check_policy_scenarios(3001, Policies::InputSpeedup, "input_speedup");
 }
 
 BOOST_AUTO_TEST_CASE(sparse_traffic_run_ahead_under_the_router_policies) {

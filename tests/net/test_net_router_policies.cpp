@@ -180,12 +180,13 @@ BOOST_AUTO_TEST_CASE(all_to_all_completes_under_every_policy) {
 namespace {
 
 // Accepted load (flits per node per cycle) of uniform traffic beyond saturation on
-// a 4x4 torus, 4-flit packets, BookSim-like routers (R = 3, no noise).
+// a 5x5 torus, 4-flit packets, BookSim-like routers (R = 3, no noise). (On a 4x4
+// torus every link carries one VC class only, so input_speedup would not matter.)
 double accepted_load(bool tail_sent, int speedup, int buffer_flits) {
     json r = starfish::sim::run_isolated([=] {
         NetParams p;
-        p.width = 4;
-        p.height = 4;
+        p.width = 5;
+        p.height = 5;
         p.router_delay_cycles = 3;
         p.noise_cycles = 0;
         p.buffer_flits = buffer_flits;
@@ -216,7 +217,7 @@ BOOST_AUTO_TEST_CASE(deeper_buffers_raise_saturation_under_tail_sent) {
         const double credit8 = accepted_load(false, speedup, 8);
         const double sent4 = accepted_load(true, speedup, 4);
         const double sent8 = accepted_load(true, speedup, 8);
-        BOOST_TEST_MESSAGE("4x4 uniform, 4-flit packets, offered 0.8, input_speedup="
+        BOOST_TEST_MESSAGE("5x5 uniform, 4-flit packets, offered 0.8, input_speedup="
                            << speedup << ": tail_credit B=4 " << credit4 << ", B=8 " << credit8
                            << "; tail_sent B=4 " << sent4 << ", B=8 " << sent8);
         BOOST_TEST(sent8 > 1.15 * sent4);
