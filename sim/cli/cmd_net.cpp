@@ -1,5 +1,6 @@
 #include "sim/cli/cmd_net.h"
 
+#include "hw/config/config_error.h"
 #include "hw/packet.h"
 #include "sim/cli/common.h"
 #include "sim/report/run_result.h"
@@ -7,7 +8,9 @@
 #include "sim/workload/net_traffic.h"
 #include "tlm_models/net/net_params.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -29,7 +32,26 @@ struct NetTrafficOptions {
     uint64_t trial = 0;
     int64_t warmup = -1;
     int64_t drain = -1;
+    std::string csv_path;
 };
+
+// The latency-load curve, one row per load point, for comparison with other
+// simulators' output.
+void write_curve_csv(const std::string &path, const std::vector<json> &points) {
+    std::ofstream f(path);
+    if (!f) {
+        throw config::ConfigError("--csv: cannot write " + path);
+    }
+    f << "offered_load,accepted_load,accepted_bytes_per_s,mean_latency_cycles,"
+         "p99_latency_cycles,zero_load_latency_cycles,complete\n";
+    for (const json &p : points) {
+        f << p["offered_load"].get<double>() << "," << p["accepted_load"].get<double>() << ","
+          << p["accepted_bytes_per_s"].get<double>() << ","
+          << p["mean_latency_cycles"].get<double>() << "," << p["p99_latency_cycles"] << ","
+          << p["zero_load_latency_cycles"].get<double>() << ","
+          << (p["complete"].get<bool>() ? 1 : 0) << "\n";
+    }
+}
 
 std::string fmt(double v, int precision) {
     std::ostringstream o;
@@ -59,6 +81,9 @@ int run_net_traffic(NetTrafficOptions &opts) {
         << " cycles measured after " << spec.warmup_cycles << " warm-up\n";
 
     std::vector<double> loads = traffic_loads(opts.sweep, opts.loads, spec.load);
+    if (!opts.csv_path.empty() && !opts.sweep) {
+        throw config::ConfigError("--csv: the latency-load curve needs --sweep");
+    }
     if (opts.sweep) {
         out << "  offered  accepted   accepted B/s   mean lat  p99 lat  complete\n"
             << "  (flits/node/cycle)    (payload)    (cycles)  (cycles)\n";
@@ -82,6 +107,28 @@ int run_net_traffic(NetTrafficOptions &opts) {
         out << "saturation throughput: " << fmt(best["accepted_load"].get<double>(), 3)
             << " flits/node/cycle (" << fmt(best["accepted_bytes_per_s"].get<double>() / 1e9, 3)
             << "e9 payload B/s in all) at offered load " << fmt(best["offered_load"], 2) << "\n";
+        const json &rule = totals.saturation_3t0;
+        const double t0 = points.front()["zero_load_latency_cycles"].get<double>();
+        if (rule.is_null()) {
+            result.doc()["saturation_3t0"] = nullptr;
+            out << "saturation (latency <= 3 x T0 = " << fmt(3 * t0, 1)
+                << " cycles): beyond the lowest load\n";
+        } else {
+            result.doc()["saturation_3t0"] = json{{"accepted_load", rule["accepted_load"]},
+                                                  {"offered_load", rule["offered_load"]},
+                                                  {"zero_load_latency_cycles", t0},
+                                                  {"latency_limit_cycles", 3 * t0}};
+            out << "saturation (latency <= 3 x T0 = " << fmt(3 * t0, 1)
+                << " cycles): " << fmt(rule["accepted_load"].get<double>(), 3)
+                << " flits/node/cycle at offered load " << fmt(rule["offered_load"], 2) << "\n";
+        }
+        if (!opts.csv_path.empty()) {
+            std::vector<json> sorted = points;
+            std::stable_sort(sorted.begin(), sorted.end(), [](const json &a, const json &b) {
+                return a["offered_load"].get<double>() < b["offered_load"].get<double>();
+            });
+            write_curve_csv(opts.csv_path, sorted);
+        }
     } else {
         const json &p = points.front();
         for (const char *key : {"offered_load", "accepted_load", "accepted_bytes_per_s",
@@ -142,6 +189,11 @@ void add_net_command(CLI::App &app, int &exit_status) {
         ->check(CLI::Range(0.0, 1.0));
     cmd->add_option("--hotspot-router", opts->spec.hotspot_router, "hotspot: the router")
         ->capture_default_str();
+    cmd->add_flag("--include-self", opts->spec.include_self,
+                  "uniform and hotspot may pick the source itself, transpose's diagonal "
+                  "routers send to themselves (other simulators' convention)");
+    cmd->add_option("--csv", opts->csv_path,
+                    "with --sweep: write the latency-load curve as CSV to FILE");
     cmd->add_flag("--sweep", opts->sweep,
                   "sweep the offered load and print the latency-load curve");
     cmd->add_option("--loads", opts->loads, "offered loads of the sweep (default 0.05 ... 1.0)")

@@ -109,6 +109,23 @@ TrafficTotals traffic_totals(const std::vector<json> &points, int jobs) {
             }
         }
     }
+    std::vector<const json *> by_load;
+    for (const json &p : points) {
+        by_load.push_back(&p);
+    }
+    std::stable_sort(by_load.begin(), by_load.end(), [](const json *a, const json *b) {
+        return (*a)["offered_load"].get<double>() < (*b)["offered_load"].get<double>();
+    });
+    for (const json *p : by_load) {
+        const double limit = 3 * (*p)["zero_load_latency_cycles"].get<double>();
+        if (!(*p)["complete"].get<bool>() || (*p)["mean_latency_cycles"].get<double>() > limit) {
+            break;
+        }
+        if (t.saturation_3t0.is_null() ||
+            (*p)["accepted_load"].get<double>() > t.saturation_3t0["accepted_load"].get<double>()) {
+            t.saturation_3t0 = *p;
+        }
+    }
     return t;
 }
 

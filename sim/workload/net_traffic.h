@@ -44,12 +44,17 @@ run_traffic_points(const config::Config &cfg, const net::TrafficSpec &spec,
                    const std::function<void(const nlohmann::json &point)> &on_point);
 
 // What the points add up to: host figures (simulated and CPU seconds, events;
-// wall_s is left to the caller), corrupted packets, and the point with the
-// highest accepted load (the first of equals).
+// wall_s is left to the caller), corrupted packets, the point with the
+// highest accepted load (the first of equals), and the saturation by the 3 x T0
+// rule: in order of offered load, the highest accepted load before the first point
+// whose mean latency exceeds three times the pattern's zero-load latency T0 (or
+// that did not deliver every measured packet); null when the lowest load already
+// does.
 struct TrafficTotals {
     HostStats host;
     uint64_t errors = 0;
     nlohmann::json saturation;
+    nlohmann::json saturation_3t0;
 };
 TrafficTotals traffic_totals(const std::vector<nlohmann::json> &points, int jobs);
 

@@ -5,6 +5,11 @@
 #include <boost/test/unit_test.hpp>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <unistd.h>
+
 using nlohmann::json;
 using starfish::testing::contains;
 using starfish::testing::run_starfish;
@@ -50,6 +55,50 @@ BOOST_AUTO_TEST_CASE(sweep_prints_the_latency_load_curve) {
     BOOST_TEST(contains(r.err, "saturation throughput"));
 }
 
+// Other simulators' conventions: the source itself among uniform destinations, the
+// 3 x T0 saturation rule, the curve as CSV; the router policies from --set.
+BOOST_AUTO_TEST_CASE(sweep_with_self_traffic_reports_3t0_saturation_and_writes_csv) {
+    const std::string csv = "/tmp/starfish_net_curve_" + std::to_string(getpid()) + ".csv";
+    auto r = run_starfish({"net",         "traffic",
+                           "--sweep",     "--loads",
+                           "0.6,0.1,0.3", "--cycles",
+                           "2000",        "--packet-bytes",
+                           "8",           "--include-self",
+                           "--set",       "net.router_delay_cycles=3",
+                           "--set",       "net.noise_cycles=0",
+                           "--set",       "net.vc_realloc=tail_sent",
+                           "--set",       "net.input_speedup=1",
+                           "--csv",       csv,
+                           "--json",      "-"});
+    BOOST_REQUIRE_MESSAGE(r.exit_status == 0, r.err);
+    json doc = json::parse(r.out);
+    BOOST_TEST(doc["config"]["net.vc_realloc"] == "tail_sent");
+    BOOST_TEST(doc["config"]["net.input_speedup"] == 1);
+    // T0 of uniform traffic with self on the 6x6 torus: 1 + 4 flits + (3 + 1) x 3,
+    // the mean distance being 1.5 hops per ring.
+    for (const json &p : doc["points"]) {
+        BOOST_TEST(p["include_self"].get<bool>());
+        BOOST_TEST(p["zero_load_latency_cycles"].get<double>() == 17.0);
+    }
+    const json &rule = doc["saturation_3t0"];
+    BOOST_REQUIRE(rule.is_object());
+    BOOST_TEST(rule["latency_limit_cycles"].get<double>() == 51.0);
+    BOOST_TEST(rule["accepted_load"].get<double>() <= doc["saturation"]["accepted_load"]);
+    BOOST_TEST(rule["accepted_load"].get<double>() > 0.05);
+    BOOST_TEST(contains(r.err, "3 x T0"));
+    std::ifstream in(csv);
+    std::string line;
+    std::vector<std::string> lines;
+    while (std::getline(in, line)) {
+        lines.push_back(line);
+    }
+    std::remove(csv.c_str());
+    BOOST_REQUIRE(lines.size() == 4u); // header and one row per load, by offered load
+    BOOST_TEST(contains(lines[0], "offered_load,accepted_load"));
+    BOOST_TEST(lines[1].rfind("0.1,", 0) == 0u);
+    BOOST_TEST(lines[3].rfind("0.6,", 0) == 0u);
+}
+
 BOOST_AUTO_TEST_CASE(both_models_give_the_same_numbers) {
     std::vector<std::string> args = {"net",    "traffic",     "--pattern", "hotspot",
                                      "--load", "0.3",         "--cycles",  "1500",
@@ -83,6 +132,9 @@ BOOST_AUTO_TEST_CASE(bad_options_exit_2_naming_the_problem) {
         {{"net", "traffic", "--pattern", "transpose", "--set", "net.height=8"}, "square"},
         {{"net", "traffic", "--set", "net.buffer_flits=0"}, "net.buffer_flits"},
         {{"net", "traffic", "--set", "net.model=wire"}, "packet|flit"},
+        {{"net", "traffic", "--set", "net.vc_realloc=eager"}, "tail_credit|tail_sent"},
+        {{"net", "traffic", "--set", "net.input_speedup=2"}, "net.input_speedup"},
+        {{"net", "traffic", "--csv", "x.csv"}, "--sweep"},
         {{"net", "traffic", "--sweep", "--loads", "0.5,2"}, "--loads"},
         {{"net"}, "subcommand"},
     };

@@ -17,9 +17,14 @@ using nlohmann::json;
 
 namespace {
 
+// Router policies of a scenario (docs/network.md, "Router policies"): the defaults,
+// or one of them forced on with the other one random.
+enum class Policies { Defaults, TailSent, InputSpeedup, Random };
+
 // sparse: packets spread out so that the network is often empty, which is when the
 // packet engine runs a packet ahead (and replays it when the next one comes).
-Scenario random_scenario(uint64_t seed, bool sparse = false) {
+Scenario random_scenario(uint64_t seed, bool sparse = false,
+                         Policies policies = Policies::Defaults) {
     hw_rng rng;
     hw_rng_seed(&rng, hw_rng_stream_seed(seed, 0, HW_RNG_STREAM_WORKLOAD, 77));
     auto pick = [&](int lo, int hi) { return lo + int(hw_rng_below(&rng, uint64_t(hi - lo + 1))); };
@@ -34,6 +39,13 @@ Scenario random_scenario(uint64_t seed, bool sparse = false) {
     p.inject_queue_packets = pick(1, 3);
     p.noise_cycles = pick(0, 1) ? pick(0, 3) : 0;
     p.flit_bytes = seed % 11 == 0 ? 8 : 4;
+    if (policies != Policies::Defaults) {
+        // Drawn from their own stream, so the rest of the scenario stays as it was.
+        hw_rng prng;
+        hw_rng_seed(&prng, hw_rng_stream_seed(seed, 0, HW_RNG_STREAM_WORKLOAD, 78));
+        p.vc_realloc_tail_sent = policies == Policies::TailSent || hw_rng_below(&prng, 2) == 1;
+        p.input_speedup = policies == Policies::InputSpeedup || hw_rng_below(&prng, 2) == 1 ? 1 : 0;
+    }
     s.seed = seed;
     s.refuse_every = pick(0, 1) ? pick(2, 5) : 0;
     s.ready_after = pick(0, 4);
@@ -70,7 +82,8 @@ std::string describe(const Scenario &s) {
       << " L=" << p.link_delay_cycles << " B=" << p.buffer_flits << " vcs=" << p.vcs_per_class
       << " Q=" << p.inject_queue_packets << " noise=" << p.noise_cycles
       << " refuse_every=" << s.refuse_every << " ready_after=" << s.ready_after
-      << " packets=" << s.packets.size();
+      << " packets=" << s.packets.size() << (p.vc_realloc_tail_sent ? " tail_sent" : " tail_credit")
+      << " input_speedup=" << p.input_speedup;
     return o.str();
 }
 
@@ -146,6 +159,39 @@ BOOST_AUTO_TEST_CASE(sparse_traffic_run_ahead_gives_identical_cycles) {
     // event by event (credit-limited: small buffers, long wires).
     BOOST_TEST(closed_form_total > 1000u);
     BOOST_TEST(run_ahead_total - closed_form_total > 1000u);
+}
+
+// The router policies: tail_sent lets a VC's buffer hold the tail of one packet and
+// the head of the next, input_speedup = 1 lets one flit leave an input port per
+// cycle; the packet engine must follow both cycle by cycle.
+void check_policy_scenarios(uint64_t first_seed, Policies policies, const char *label) {
+    contended = refusals_total = 0;
+    for (uint64_t seed = first_seed; seed < first_seed + 400; ++seed) {
+        check_equivalent(random_scenario(seed, false, policies));
+    }
+    BOOST_TEST_MESSAGE(label << ": contended scenarios " << contended << ", refusals "
+                             << refusals_total);
+    BOOST_TEST(contended > 300u);
+    BOOST_TEST(refusals_total > 100u);
+}
+
+BOOST_AUTO_TEST_CASE(tail_sent_scenarios_give_identical_cycles) {
+    check_policy_scenarios(2001, Policies::TailSent, "tail_sent");
+}
+
+BOOST_AUTO_TEST_CASE(input_speedup_scenarios_give_identical_cycles) {
+    check_policy_scenarios(3001, Policies::InputSpeedup, "input_speedup");
+}
+
+BOOST_AUTO_TEST_CASE(sparse_traffic_run_ahead_under_the_router_policies) {
+    run_ahead_total = replays_total = 0;
+    for (uint64_t seed = 4001; seed <= 4150; ++seed) {
+        check_equivalent(random_scenario(seed, true, Policies::Random));
+    }
+    BOOST_TEST_MESSAGE("run ahead " << run_ahead_total << " packets, " << replays_total
+                                    << " replays");
+    BOOST_TEST(run_ahead_total > 1500u);
+    BOOST_TEST(replays_total > 250u);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

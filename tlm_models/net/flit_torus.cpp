@@ -10,6 +10,7 @@ FlitTorus::FlitTorus(sc_core::sc_module_name name, const NetParams &params, uint
     channels_.resize(topo_.channel_count());
     for (int ch = 0; ch < topo_.channel_count(); ++ch) {
         channels_[ch].vcs.resize(topo_.channel_vcs(ch));
+        channels_[ch].fifos.resize(topo_.channel_vcs(ch));
         channels_[ch].wire =
             topo_.channel_kind(ch) == ChannelKind::Link ? params_.link_delay_cycles : 0;
     }
@@ -36,6 +37,7 @@ void FlitTorus::accept(int router, Injection &&inj) {
     w->cross.resize(w->inj.path.size());
     w->vc_owned.assign(w->inj.path.size(), false);
     w->head_ready.assign(w->inj.path.size(), kNever);
+    w->base.assign(w->inj.path.size(), 0);
     queues_[router].push_back(w.get());
     worms_.push_back(std::move(w));
     keep_ticking();
@@ -69,11 +71,16 @@ bool FlitTorus::can_send(const Worm &w, int hop, int64_t now) const {
             return false;
         }
     }
-    const size_t b = size_t(params_.buffer_flits);
-    if (hop < w.last_hop && k >= b) {
-        const auto &down = w.cross[hop + 1];
-        if (k - b >= down.size() || down[k - b] > now - 1 - wire(w, hop)) {
-            return false;
+    // Credit: the flit buffer_flits positions earlier in the buffer's stream (of this
+    // packet or, under tail_sent, of the one before) has left it.
+    if (hop < w.last_hop) {
+        const Fifo &f = fifo(w, hop);
+        const int64_t pos = w.base[hop] + int64_t(k) - params_.buffer_flits;
+        if (pos >= f.departs_base) {
+            if (pos >= f.departed() ||
+                f.departs[size_t(pos - f.departs_base)] > now - 1 - wire(w, hop)) {
+                return false;
+            }
         }
     }
     if (hop == w.last_hop && w.refused && k == n - 1 && now < w.retry) {
@@ -86,6 +93,7 @@ void FlitTorus::step() {
     const int64_t now = now_cycle();
     ticking_ = false;
     ++cycles_simulated_;
+    const bool tail_sent = params_.vc_realloc_tail_sent;
 
     // Tails that left injection ports, then tails that reached endpoints.
     std::vector<int> injected;
@@ -110,10 +118,14 @@ void FlitTorus::step() {
             const Hop &last = w->inj.path[h - 1];
             record_flits(eject.channel, w->inj.flits);
             channels_[eject.channel].vcs[eject.vc].release_at = now;
-            channels_[last.channel].vcs[last.vc].release_at = now + wire(*w, h - 1);
+            if (!tail_sent) {
+                channels_[last.channel].vcs[last.vc].release_at = now + wire(*w, h - 1);
+            }
             w->delivered = true;
         } else {
+            // The tail did not cross after all: it is still in the last buffer.
             w->cross[h].pop_back();
+            fifo(*w, h - 1).departs.pop_back();
             w->refused = true;
             w->retry = retry;
         }
@@ -140,8 +152,9 @@ void FlitTorus::step() {
                                 [](const std::unique_ptr<Worm> &w) { return w->delivered; }),
                  worms_.end());
 
-    // VC allocation: each head that is ready requests the VC of its next hop; each
-    // free VC goes to the requester after the last one granted (round robin).
+    // VC allocation: each head that is ready (R cycles after its arrival, and at the
+    // front of its input buffer) requests the VC of its next hop; each free VC goes
+    // to the requester after the last one granted (round robin).
     const int keys = kPorts * topo_.vcs_total();
     struct Request {
         Worm *worm;
@@ -163,7 +176,7 @@ void FlitTorus::step() {
             if (queues_[w.src].front() == &w) {
                 ready = w.inj.eligible_cycle;
             }
-        } else {
+        } else if (fifo(w, hop - 1).departed() >= w.base[hop - 1]) {
             ready = w.cross[hop - 1][0] + wire(w, hop - 1) + params_.router_delay_cycles;
         }
         if (ready > now) {
@@ -193,16 +206,35 @@ void FlitTorus::step() {
                     best = &r;
                 }
             }
-            v.owner = best->worm;
+            Worm &w = *best->worm;
+            v.owner = &w;
             v.last_key = best->key;
-            best->worm->vc_owned[best->hop] = true;
+            w.vc_owned[best->hop] = true;
+            if (best->hop < w.last_hop) {
+                Fifo &f = fifo(w, best->hop);
+                w.base[best->hop] = f.next_base;
+                f.last_base = f.next_base;
+                f.next_base += w.inj.flits;
+                while (f.departs_base < f.last_base - params_.buffer_flits && !f.departs.empty()) {
+                    f.departs.pop_front();
+                    ++f.departs_base;
+                }
+            }
         }
     }
 
-    // Link arbitration: the VC that crossed last cycle keeps the link while it can
-    // send; otherwise the next VC after the last sender's that can send gets it.
-    std::vector<std::vector<int>> candidates(channels_.size()); // per channel: hop per VC
-    std::vector<std::vector<Worm *>> owners(channels_.size());
+    // Switch allocation. Every VC whose packet can send its next flit is a
+    // candidate for its channel. (1) The packet that crossed a channel in the
+    // previous cycle keeps it while it can send. (2) With input_speedup = 1, each
+    // router input port not used by such a packet picks one of its candidate VCs
+    // whose channel is not kept, the first after the VC that left the port last.
+    // (3) Each channel not kept takes the first candidate left after the VC that
+    // crossed it last (round robin).
+    struct Candidate {
+        Worm *worm = nullptr;
+        int hop = -1;
+    };
+    std::vector<std::vector<Candidate>> cand(channels_.size()); // per channel, per VC
     for (auto &wp : worms_) {
         Worm &w = *wp;
         for (int hop = 0; hop <= w.last_hop; ++hop) {
@@ -210,43 +242,103 @@ void FlitTorus::step() {
                 continue;
             }
             const Hop &h = w.inj.path[hop];
-            auto &cand = candidates[h.channel];
-            if (cand.empty()) {
-                cand.assign(channels_[h.channel].vcs.size(), -1);
-                owners[h.channel].assign(channels_[h.channel].vcs.size(), nullptr);
+            auto &c = cand[h.channel];
+            c.resize(channels_[h.channel].vcs.size());
+            c[h.vc] = {&w, hop};
+        }
+    }
+    std::vector<int> chosen(channels_.size(), -1);
+    std::vector<bool> kept(channels_.size(), false);
+    std::vector<bool> port_busy;
+    for (size_t ch = 0; ch < channels_.size(); ++ch) {
+        const Channel &c = channels_[ch];
+        const int v = c.sent_last_cycle;
+        if (v >= 0 && !cand[ch].empty() && cand[ch][size_t(v)].worm == c.sent_worm) {
+            chosen[ch] = v;
+            kept[ch] = true;
+        }
+    }
+    if (params_.input_speedup == 1) {
+        // Input ports are named by the channel that feeds them; its VCs are theirs.
+        std::vector<std::vector<Candidate>> picked(channels_.size());
+        port_busy.assign(channels_.size(), false);
+        for (size_t ch = 0; ch < channels_.size(); ++ch) {
+            if (kept[ch]) {
+                const Candidate &k = cand[ch][size_t(chosen[ch])];
+                if (k.hop > 0) {
+                    port_busy[size_t(k.worm->inj.path[k.hop - 1].channel)] = true;
+                }
             }
-            cand[h.vc] = hop;
-            owners[h.channel][h.vc] = &w;
+        }
+        // Per input port, per VC: the candidate draining that buffer (at most one).
+        std::vector<std::vector<Candidate>> by_port(channels_.size());
+        for (size_t ch = 0; ch < channels_.size(); ++ch) {
+            for (const Candidate &k : cand[ch]) {
+                if (k.worm == nullptr || kept[ch]) {
+                    continue;
+                }
+                if (k.hop == 0) { // the injection channel has no router input port
+                    picked[ch].resize(channels_[ch].vcs.size());
+                    picked[ch][size_t(k.worm->inj.path[0].vc)] = k;
+                    continue;
+                }
+                const Hop &up = k.worm->inj.path[k.hop - 1];
+                auto &p = by_port[size_t(up.channel)];
+                p.resize(channels_[up.channel].vcs.size());
+                p[size_t(up.vc)] = k;
+            }
+        }
+        for (size_t port = 0; port < channels_.size(); ++port) {
+            if (by_port[port].empty() || port_busy[port]) {
+                continue;
+            }
+            const int nvc = int(by_port[port].size());
+            for (int j = 1; j <= nvc; ++j) {
+                int vc = ((channels_[port].port_last_vc + j) % nvc + nvc) % nvc;
+                const Candidate &k = by_port[port][size_t(vc)];
+                if (k.worm) {
+                    const Hop &h = k.worm->inj.path[k.hop];
+                    picked[size_t(h.channel)].resize(channels_[h.channel].vcs.size());
+                    picked[size_t(h.channel)][size_t(h.vc)] = k;
+                    break;
+                }
+            }
+        }
+        for (size_t ch = 0; ch < channels_.size(); ++ch) {
+            if (!kept[ch]) {
+                cand[ch] = std::move(picked[ch]);
+            }
         }
     }
     for (size_t ch = 0; ch < channels_.size(); ++ch) {
         Channel &c = channels_[ch];
-        const auto &cand = candidates[ch];
-        int chosen = -1;
-        if (!cand.empty()) {
+        if (!kept[ch] && !cand[ch].empty()) {
             int nvc = int(c.vcs.size());
-            if (c.sent_last_cycle >= 0 && cand[c.sent_last_cycle] >= 0) {
-                chosen = c.sent_last_cycle;
-            } else {
-                for (int j = 1; j <= nvc; ++j) {
-                    int vc = ((c.last_vc + j) % nvc + nvc) % nvc;
-                    if (cand[vc] >= 0) {
-                        chosen = vc;
-                        break;
-                    }
+            for (int j = 1; j <= nvc; ++j) {
+                int vc = ((c.last_vc + j) % nvc + nvc) % nvc;
+                if (cand[ch][size_t(vc)].worm) {
+                    chosen[ch] = vc;
+                    break;
                 }
             }
         }
-        c.sent_last_cycle = chosen;
-        trace_channel(int(ch), chosen >= 0, chosen);
-        if (chosen < 0) {
+        const int sent = chosen[ch];
+        c.sent_last_cycle = sent;
+        c.sent_worm = sent >= 0 ? cand[ch][size_t(sent)].worm : nullptr;
+        trace_channel(int(ch), sent >= 0, sent);
+        if (sent < 0) {
             continue;
         }
-        c.last_vc = chosen;
-        Worm &w = *owners[ch][chosen];
-        int hop = cand[chosen];
+        c.last_vc = sent;
+        Worm &w = *cand[ch][size_t(sent)].worm;
+        int hop = cand[ch][size_t(sent)].hop;
         auto &cross = w.cross[hop];
         cross.push_back(now);
+        if (hop > 0) {
+            const Hop &up = w.inj.path[hop - 1];
+            channels_[up.channel].port_last_vc = up.vc;
+            fifo(w, hop - 1).departs.push_back(now);
+        }
         if (cross.size() == 1) {
             record_head(int(ch), now - w.head_ready[hop]);
         }
@@ -261,7 +353,10 @@ void FlitTorus::step() {
                 record_flits(int(ch), w.inj.flits);
                 if (hop == 0) {
                     injected_.push_back(w.src);
-                } else {
+                }
+                if (tail_sent) {
+                    channels_[ch].vcs[size_t(sent)].release_at = now + 1;
+                } else if (hop > 0) {
                     const Hop &up = w.inj.path[hop - 1];
                     channels_[up.channel].vcs[up.vc].release_at = now + 1 + wire(w, hop - 1);
                 }

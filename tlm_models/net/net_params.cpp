@@ -38,6 +38,19 @@ void declare_net_params(config::Registry &reg) {
                 "(back-pressure to the network interface)",
                 "estimate: not published; two lets the interface hand over the next packet "
                 "while the current one streams, so back-to-back packets leave no gap");
+    reg.add_string("net.vc_realloc", "tail_credit", {"tail_credit", "tail_sent"},
+                   "when a router's output VC may be granted to the next packet: tail_credit "
+                   "= once the previous packet's tail has left the downstream buffer and its "
+                   "credit is back (a VC never holds flits of two packets); tail_sent = the "
+                   "cycle after the previous tail crossed into it (per-flit credits)",
+                   "convention: tail_credit keeps the calibrated results; tail_sent is "
+                   "BookSim's default (wait_for_tail_credit = 0) and that of most VC routers");
+    reg.add_int("net.input_speedup", 0, "flits per input port per cycle", {0, 1},
+                "router crossbar input limit: 0 = none (each input VC has its own crossbar "
+                "input), 1 = at most one flit leaves each input port per cycle, the port's "
+                "VCs competing in round robin",
+                "convention: 0 keeps the calibrated results; 1 is the usual VC router "
+                "(one crossbar input per port)");
     reg.add_int("net.noise_cycles", 4, "cycles", {0, 1000000},
                 "network timing noise: each packet waits a uniformly random [0, noise_cycles] "
                 "extra cycles before injection (stream HW_RNG_STREAM_NETWORK; 0 = off)",
@@ -58,6 +71,8 @@ NetParams NetParams::from(const config::Config &cfg) {
     p.vcs_per_class = static_cast<int>(cfg.get_int("net.vcs"));
     p.inject_queue_packets = static_cast<int>(cfg.get_int("net.inject_queue_packets"));
     p.noise_cycles = static_cast<int>(cfg.get_int("net.noise_cycles"));
+    p.vc_realloc_tail_sent = cfg.get_string("net.vc_realloc") == "tail_sent";
+    p.input_speedup = static_cast<int>(cfg.get_int("net.input_speedup"));
     p.cpu_hz = cfg.get_real("machine.cpu_mhz") * 1e6;
     return p;
 }

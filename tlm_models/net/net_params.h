@@ -26,6 +26,13 @@ struct NetParams {
     int vcs_per_class = 1; // virtual channels per dateline class (2 classes)
     int inject_queue_packets = 2;
     int noise_cycles = 0; // extra injection delay per packet, uniform in [0, noise_cycles]
+    // VC reallocation (docs/network.md, "Router policies"): false = tail_credit (a VC
+    // is freed once its packet's tail has left the buffer it guards and the credit is
+    // back), true = tail_sent (freed the cycle after the tail crossed into it).
+    bool vc_realloc_tail_sent = false;
+    // Input speedup: 0 = every input VC may send in the same cycle, 1 = at most one
+    // flit leaves each router input port per cycle.
+    int input_speedup = 0;
     double cpu_hz = 50e6; // the network runs at the node clock (machine.cpu_mhz)
 
     static NetParams from(const config::Config &cfg);

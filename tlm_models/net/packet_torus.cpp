@@ -15,6 +15,7 @@ PacketTorus::PacketTorus(sc_core::sc_module_name name, const NetParams &params, 
         int nvc = topo_.channel_vcs(ch);
         c.vcs.resize(nvc);
         c.eligible.assign(nvc, nullptr);
+        c.port_eligible.assign(nvc, nullptr);
         c.wire = topo_.channel_kind(ch) == ChannelKind::Link ? params_.link_delay_cycles : 0;
     }
     queues_.resize(topo_.routers());
@@ -82,6 +83,12 @@ bool PacketTorus::can_send(const Seg &s, int32_t k, int64_t now) const {
         if (cross_cycle(down, k - params_.buffer_flits) > now - 1 - s.wire) {
             return false;
         }
+    } else if (s.hop < w.last_hop && params_.vc_realloc_tail_sent) {
+        // The credit of a flit of a packet ahead in the buffer.
+        const int64_t pos = s.base + k - params_.buffer_flits;
+        if (pos >= 0 && departure(fifo_filled_by(s), pos) > now - 1 - s.wire) {
+            return false;
+        }
     }
     if (s.refused && k == int32_t(w.inj.flits) - 1 && now < s.retry) {
         return false;
@@ -108,6 +115,14 @@ int64_t PacketTorus::predicted_stop(const Seg &s, int64_t now) const {
         int32_t m =
             first_offset_above(down, std::max(0, next - b), r.t0 - r.first - 1 - s.wire + b);
         stop = std::min(stop, m + b);
+        if (params_.vc_realloc_tail_sent && next < b) {
+            const int64_t p =
+                first_position_above(fifo_filled_by(s), std::max<int64_t>(0, s.base + next - b),
+                                     s.base, r.t0 - r.first - 1 - s.wire - s.base + b);
+            if (p < s.base) {
+                stop = std::min(stop, int32_t(p - s.base + b));
+            }
+        }
     }
     if (stop < next) {
         throw std::logic_error(std::string(name()) + ": inconsistent run prediction");
@@ -139,11 +154,76 @@ int64_t PacketTorus::eligible_from(const Seg &s) const {
             return kNever;
         }
         t = std::max(t, x + 1 + s.wire);
+    } else if (s.hop < w.last_hop && params_.vc_realloc_tail_sent) {
+        const int64_t pos = s.base + k - params_.buffer_flits;
+        if (pos >= 0) {
+            int64_t x = departure(fifo_filled_by(s), pos);
+            if (x == kNever) {
+                return kNever;
+            }
+            t = std::max(t, x + 1 + s.wire);
+        }
     }
     if (s.refused && k == int32_t(w.inj.flits) - 1) {
         t = std::max(t, s.retry);
     }
     return t;
+}
+
+int64_t PacketTorus::departure(const Fifo &f, int64_t pos) const {
+    if (pos < f.gone_end) {
+        if (f.gone.empty() || pos < f.gone.front().first) {
+            return -kNever; // left before anything a credit can still wait for
+        }
+        auto it = std::upper_bound(f.gone.begin(), f.gone.end(), pos,
+                                   [](int64_t v, const PosRun &r) { return v < r.first; });
+        const PosRun &r = *(it - 1);
+        return r.t0 + (pos - r.first);
+    }
+    for (const Seg *filler : f.fillers) {
+        const Seg &drainer = filler->worm->segs[filler->hop + 1];
+        if (pos < filler->base + int64_t(flits(drainer))) {
+            return cross_cycle(drainer, int32_t(pos - filler->base));
+        }
+    }
+    return kNever;
+}
+
+// Departures minus positions never decrease along a buffer's stream (it is a FIFO
+// that one flit leaves per cycle at most), so the scan stops at the first hit.
+int64_t PacketTorus::first_position_above(const Fifo &f, int64_t from, int64_t to,
+                                          int64_t threshold) const {
+    int64_t pos = from;
+    if (pos < f.gone_end) {
+        auto it = std::upper_bound(f.gone.begin(), f.gone.end(), pos,
+                                   [](int64_t v, const PosRun &r) { return v < r.first; });
+        if (it != f.gone.begin()) {
+            --it;
+        }
+        for (; it != f.gone.end(); ++it) {
+            if (it->t0 - it->first > threshold) {
+                return std::min(to, std::max(pos, it->first));
+            }
+        }
+        pos = f.gone_end;
+    }
+    for (const Seg *filler : f.fillers) {
+        if (pos >= to) {
+            break;
+        }
+        const Seg &drainer = filler->worm->segs[filler->hop + 1];
+        const int64_t n = int64_t(flits(drainer));
+        if (pos >= filler->base + n) {
+            continue;
+        }
+        int32_t k = first_offset_above(drainer, int32_t(std::max<int64_t>(0, pos - filler->base)),
+                                       threshold + filler->base);
+        if (k < n) {
+            return std::min(to, filler->base + k);
+        }
+        pos = filler->base + n;
+    }
+    return to;
 }
 
 // ---- events ----------------------------------------------------------------------
@@ -247,9 +327,100 @@ void PacketTorus::mark_with_neighbours(Seg &s) {
     mark(s);
     if (s.hop > 0) {
         mark(s.worm->segs[s.hop - 1]);
+        if (params_.vc_realloc_tail_sent) {
+            mark_later_fillers(s);
+        }
     }
     if (s.hop < s.worm->last_hop) {
         mark(s.worm->segs[s.hop + 1]);
+    }
+}
+
+// ---- tail_sent: buffers shared by consecutive packets -------------------------------
+
+// A hop got its VC: its flits follow those of the packets ahead in the buffer.
+void PacketTorus::enter_fifo(Seg &filler) {
+    Fifo &f = fifo_filled_by(filler);
+    filler.base = f.next_base;
+    f.next_base += flits(filler);
+    f.fillers.push_back(&filler);
+    // Only the last buffer_flits positions before this packet can still be waited for.
+    const int64_t keep_from = filler.base - params_.buffer_flits;
+    size_t drop = 0;
+    while (drop + 1 < f.gone.size() && f.gone[drop + 1].first <= keep_from) {
+        ++drop;
+    }
+    f.gone.erase(f.gone.begin(), f.gone.begin() + long(drop));
+}
+
+// The drainer's tail left the buffer its previous hop fills (crossed, or for an
+// ejection, was accepted): the packet behind it is at the front now.
+void PacketTorus::leave_fifo(Seg &drainer, int64_t now) {
+    Seg &filler = drainer.worm->segs[drainer.hop - 1];
+    Fifo &f = fifo_filled_by(filler);
+    if (f.fillers.empty() || f.fillers.front() != &filler) {
+        throw std::logic_error(std::string(name()) +
+                               ": packet left a buffer out of order at cycle " +
+                               std::to_string(now));
+    }
+    f.fillers.pop_front();
+    for (const Run &r : drainer.runs) {
+        f.gone.push_back(PosRun{filler.base + r.first, r.t0});
+    }
+    f.gone_end = filler.base + int64_t(flits(drainer));
+    if (!f.fillers.empty()) {
+        const Seg &next_filler = *f.fillers.front();
+        Seg &next = next_filler.worm->segs[next_filler.hop + 1];
+        if (next.head_waits_front) {
+            next.head_waits_front = false;
+            heads_now_.push_back(&next);
+        }
+    }
+}
+
+// The hops filling the drainer's buffer behind its packet wait for its credits.
+void PacketTorus::mark_later_fillers(const Seg &drainer) {
+    const Seg *filler = &drainer.worm->segs[drainer.hop - 1];
+    bool later = false;
+    for (Seg *x : fifo_filled_by(*filler).fillers) {
+        if (later) {
+            mark(*x);
+        }
+        later = later || x == filler;
+    }
+}
+
+// A refused delivery took back a tail crossing whose credit the hops behind it in
+// the last buffer may have counted on for this very cycle.
+void PacketTorus::recheck_later_fillers(const Seg &drainer, int64_t now) {
+    const Seg *filler = &drainer.worm->segs[drainer.hop - 1];
+    bool later = false;
+    for (Seg *x : fifo_filled_by(*filler).fillers) {
+        if (later) {
+            if (x->running) {
+                const Run &r = x->runs.back();
+                int32_t k = int32_t(r.first + (now - r.t0));
+                if (!can_send(*x, k, now)) {
+                    stop(*x, k);
+                }
+            } else if (x->eligible && !can_send(*x, x->count, now)) {
+                x->eligible = false;
+                channels_[x->channel].eligible[x->vc] = nullptr;
+                if (x->hop > 0) {
+                    const Seg &up = x->worm->segs[x->hop - 1];
+                    channels_[up.channel].port_eligible[up.vc] = nullptr;
+                }
+            }
+            mark(*x);
+        }
+        later = later || x == filler;
+    }
+}
+
+void PacketTorus::mark_port_dirty(int port) {
+    if (!channels_[port].port_dirty) {
+        channels_[port].port_dirty = true;
+        dirty_ports_.push_back(port);
     }
 }
 
@@ -272,6 +443,10 @@ void PacketTorus::make_eligible(Seg &s) {
     s.eligible = true;
     channels_[s.channel].eligible[s.vc] = &s;
     mark_dirty(s.channel);
+    if (params_.input_speedup == 1 && s.hop > 0) {
+        const Seg &up = s.worm->segs[s.hop - 1];
+        channels_[up.channel].port_eligible[up.vc] = &s;
+    }
 }
 
 void PacketTorus::start(Seg &s, int64_t now) {
@@ -282,6 +457,13 @@ void PacketTorus::start(Seg &s, int64_t now) {
     c.eligible[s.vc] = nullptr;
     c.sender = &s;
     c.last_vc = s.vc;
+    if (params_.input_speedup == 1 && s.hop > 0) {
+        const Seg &up = s.worm->segs[s.hop - 1];
+        Channel &port = channels_[up.channel];
+        port.port_eligible[up.vc] = nullptr;
+        port.port_sender = &s;
+        port.port_last_vc = up.vc;
+    }
     trace_channel(s.channel, true, s.vc);
     // A run of the eject hop that includes flit early_flits - 1 reports it the
     // cycle after it crosses; the event checks that the run got that far.
@@ -304,6 +486,7 @@ void PacketTorus::stop(Seg &s, int32_t k) {
     s.running = false;
     s.count = k;
     channels_[s.channel].sender = nullptr;
+    free_port(s);
     trace_channel(s.channel, false, -1);
     mark_dirty(s.channel);
     mark_with_neighbours(s);
@@ -315,6 +498,7 @@ void PacketTorus::finish(Seg &s, int64_t now) {
     s.count = int32_t(w.inj.flits);
     s.finished = true;
     channels_[s.channel].sender = nullptr;
+    free_port(s);
     trace_channel(s.channel, false, -1);
     mark_dirty(s.channel);
     if (s.hop == w.last_hop) {
@@ -324,9 +508,26 @@ void PacketTorus::finish(Seg &s, int64_t now) {
     record_flits(s.channel, w.inj.flits);
     if (s.hop == 0) {
         injected_.push_back(w.src);
-    } else {
+    }
+    if (params_.vc_realloc_tail_sent) {
+        release(s.channel, s.vc, now, now); // the tail crossed in the previous cycle
+        if (s.hop > 0) {
+            leave_fifo(s, now);
+        }
+    } else if (s.hop > 0) {
         const Seg &up = w.segs[s.hop - 1];
         release(up.channel, up.vc, now + up.wire, now);
+    }
+}
+
+// input_speedup: the hop no longer holds its router input port.
+void PacketTorus::free_port(Seg &s) {
+    if (params_.input_speedup == 1 && s.hop > 0) {
+        Channel &port = channels_[s.worm->segs[s.hop - 1].channel];
+        if (port.port_sender == &s) {
+            port.port_sender = nullptr;
+            mark_port_dirty(s.worm->segs[s.hop - 1].channel);
+        }
     }
 }
 
@@ -391,7 +592,14 @@ void PacketTorus::process_cycle(int64_t now) {
             }
             break;
         case Ev::HeadReady:
-            heads_now_.push_back(e.seg);
+            if (params_.vc_realloc_tail_sent && e.seg->hop > 0 && !at_front(*e.seg)) {
+                e.seg->head_waits_front = true; // leave_fifo makes it ready
+            } else {
+                heads_now_.push_back(e.seg);
+            }
+            break;
+        case Ev::PortRetry:
+            mark_port_dirty(e.channel);
             break;
         case Ev::Release:
             releases_now_.emplace_back(e.channel, e.vc);
@@ -454,8 +662,12 @@ void PacketTorus::process_cycle(int64_t now) {
         if (deliver(dst, w.inj.pkt, w.inj, w.last_hop - 1, retry) == Delivery::Accepted) {
             record_flits(s->channel, w.inj.flits);
             release(s->channel, s->vc, now, now);
-            const Seg &up = w.segs[s->hop - 1];
-            release(up.channel, up.vc, now + up.wire, now);
+            if (params_.vc_realloc_tail_sent) {
+                leave_fifo(*s, now);
+            } else {
+                const Seg &up = w.segs[s->hop - 1];
+                release(up.channel, up.vc, now + up.wire, now);
+            }
             w.delivered = true;
             --live_worms_;
             graveyard_.push_back(&w);
@@ -469,6 +681,9 @@ void PacketTorus::process_cycle(int64_t now) {
             s->refused = true;
             s->retry = retry;
             mark(*s);
+            if (params_.vc_realloc_tail_sent) {
+                recheck_later_fillers(*s, now);
+            }
         }
     }
     deliveries_.clear();
@@ -526,12 +741,27 @@ void PacketTorus::process_cycle(int64_t now) {
         v.owner = s;
         v.last_key = std::max(0, s->worm->inj.path[s->hop].requester);
         s->vc_owned = true;
-        make_eligible(*s);
+        if (!params_.vc_realloc_tail_sent) {
+            make_eligible(*s);
+            continue;
+        }
+        if (s->hop < s->worm->last_hop) {
+            enter_fifo(*s);
+        }
+        // The head may still wait for the credits of the packet ahead of it.
+        if (can_send(*s, 0, now)) {
+            make_eligible(*s);
+        } else {
+            mark(*s);
+        }
     }
     alloc_.clear();
 
     // Link arbitration: the sender keeps the link while it can send; otherwise the
     // next eligible VC after the last sender's gets it.
+    if (params_.input_speedup == 1) {
+        arbitrate_ports(now);
+    }
     for (size_t i = 0; i < dirty_.size(); ++i) {
         Channel &c = channels_[dirty_[i]];
         c.dirty = false;
@@ -585,6 +815,71 @@ void PacketTorus::process_cycle(int64_t now) {
     }
     graveyard_.resize(kept);
     current_ = -1;
+}
+
+bool PacketTorus::at_front(const Seg &s) const {
+    const Fifo &f = fifo_filled_by(s.worm->segs[s.hop - 1]);
+    return f.fillers.empty() || f.fillers.front()->worm == s.worm;
+}
+
+// Switch allocation with input_speedup = 1 (docs/network.md, "Router policies"):
+// each input port without a sender puts forward its first eligible hop after the VC
+// that left it last whose channel has no sender; each such channel takes the first
+// of them after its last sender's VC. A port that lost tries again next cycle.
+void PacketTorus::arbitrate_ports(int64_t now) {
+    picks_.clear();
+    for (int ch : dirty_) {
+        Channel &c = channels_[ch];
+        c.dirty = false;
+        if (c.sender) {
+            continue;
+        }
+        for (Seg *e : c.eligible) {
+            if (e == nullptr) {
+                continue;
+            }
+            if (e->hop == 0) {
+                picks_.push_back(e); // the injection channel has no router input port
+            } else {
+                mark_port_dirty(e->worm->segs[e->hop - 1].channel);
+            }
+        }
+    }
+    dirty_.clear();
+    for (int port : dirty_ports_) {
+        Channel &p = channels_[port];
+        p.port_dirty = false;
+        if (p.port_sender) {
+            continue;
+        }
+        const int nvc = int(p.port_eligible.size());
+        for (int j = 1; j <= nvc; ++j) {
+            int vc = p.port_last_vc + j; // in [0, 2 nvc)
+            vc -= vc >= nvc ? nvc : 0;
+            Seg *e = p.port_eligible[vc];
+            if (e && channels_[e->channel].sender == nullptr) {
+                picks_.push_back(e);
+                break;
+            }
+        }
+    }
+    dirty_ports_.clear();
+    auto rank = [this](const Seg *e) {
+        const int nvc = int(channels_[e->channel].vcs.size());
+        int r = e->vc - channels_[e->channel].last_vc - 1;
+        return r < 0 ? r + nvc : r;
+    };
+    std::sort(picks_.begin(), picks_.end(), [&](const Seg *a, const Seg *b) {
+        return a->channel != b->channel ? a->channel < b->channel : rank(a) < rank(b);
+    });
+    for (size_t i = 0; i < picks_.size(); ++i) {
+        Seg *e = picks_[i];
+        if (i > 0 && picks_[i - 1]->channel == e->channel) {
+            schedule(now + 1, Ev::PortRetry, nullptr, e->worm->segs[e->hop - 1].channel);
+        } else {
+            start(*e, now);
+        }
+    }
 }
 
 // ---- endpoint calls and run-ahead -----------------------------------------------------
@@ -659,10 +954,14 @@ void PacketTorus::begin_run_ahead(Worm &w) {
     ahead_seq_ = seq_;
     ahead_events_ = events_processed_;
     ahead_channels_.clear();
+    ahead_fifos_.clear();
     for (const Seg &s : w.segs) {
         const Channel &c = channels_[s.channel];
         ahead_channels_.push_back(ChannelSnapshot{s.channel, s.vc, c.last_vc, c.vcs[s.vc].last_key,
-                                                  channel_stats(s.channel)});
+                                                  c.port_last_vc, channel_stats(s.channel)});
+        if (params_.vc_realloc_tail_sent) {
+            ahead_fifos_.push_back(c.vcs[s.vc].fifo);
+        }
     }
     deferred_.clear();
     deferred_next_ = 0;
@@ -789,8 +1088,16 @@ void PacketTorus::catch_up(int64_t now) {
         seq_ = ahead_seq_;
         events_processed_ = ahead_events_;
         events_.clear();
-        for (const ChannelSnapshot &cs : ahead_channels_) {
+        for (size_t i = 0; i < ahead_channels_.size(); ++i) {
+            const ChannelSnapshot &cs = ahead_channels_[i];
             Channel &c = channels_[cs.channel];
+            c.port_sender = nullptr;
+            c.port_last_vc = cs.port_last_vc;
+            c.port_dirty = false;
+            c.port_eligible[cs.vc] = nullptr;
+            if (params_.vc_realloc_tail_sent) {
+                c.vcs[cs.vc].fifo = ahead_fifos_[i];
+            }
             c.sender = nullptr;
             c.last_vc = cs.last_vc;
             c.dirty = false;

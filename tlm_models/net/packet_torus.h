@@ -51,6 +51,10 @@ private:
         int32_t first; // index of the run's first flit
         int64_t t0;    // cycle it crosses; flit k of the run crosses at t0 + (k - first)
     };
+    struct PosRun {
+        int64_t first; // stream position (Fifo) of the run's first flit
+        int64_t t0;
+    };
     // One hop of one packet: its flits crossing one channel.
     struct Seg {
         Worm *worm = nullptr;
@@ -62,11 +66,13 @@ private:
         int32_t count = 0;    // flits crossed, when not running
         bool running = false; // crosses a flit this cycle and (predicted) every next one
         bool vc_owned = false;
-        bool eligible = false; // idle, able to send, waiting for the link
-        bool finished = false; // tail crossed
-        bool refused = false;  // eject hop: tail refused by the endpoint
-        bool marked = false;   // in the recompute list
+        bool eligible = false;         // idle, able to send, waiting for the link
+        bool finished = false;         // tail crossed
+        bool refused = false;          // eject hop: tail refused by the endpoint
+        bool marked = false;           // in the recompute list
+        bool head_waits_front = false; // tail_sent: head ready, but a packet ahead in its buffer
         int64_t head_ready = 0;
+        int64_t base = 0; // tail_sent: stream position of flit 0 in the buffer this hop fills
         int64_t retry = kNever;
         uint32_t gen = 0; // generation of the valid check event
     };
@@ -78,11 +84,20 @@ private:
         int pending_events = 0;
         bool delivered = false;
     };
+    // The input buffer at the far end of a VC (tail_sent only): the packets with flits
+    // in it, and when the earlier flits of its stream left it (for the credits).
+    struct Fifo {
+        std::deque<Seg *> fillers; // hops filling it whose tails have not left it, in order
+        std::vector<PosRun> gone;  // departures of packets that left, by stream position
+        int64_t gone_end = 0;      // position after the last of them
+        int64_t next_base = 0;     // position of the next packet's flit 0
+    };
     struct VcState {
         Seg *owner = nullptr;
         std::vector<Seg *> waiting; // ready heads requesting this VC
         int last_key = -1;          // requester granted last (round robin)
         bool marked = false;
+        Fifo fifo;
     };
     struct Channel {
         int wire = 0;
@@ -91,8 +106,13 @@ private:
         Seg *sender = nullptr;       // the segment crossing this cycle, if any
         int last_vc = -1;            // VC that sent last (round robin)
         bool dirty = false;
+        // As the router input port the channel feeds (input_speedup = 1):
+        std::vector<Seg *> port_eligible; // per VC: the eligible hop draining that buffer
+        Seg *port_sender = nullptr;       // the hop a flit leaves the port for, if any
+        int port_last_vc = -1;            // VC whose flit left the port last (round robin)
+        bool port_dirty = false;
     };
-    enum class Ev : uint8_t { Check, HeadReady, Release, Arriving };
+    enum class Ev : uint8_t { Check, HeadReady, Release, Arriving, PortRetry };
     struct Event {
         int64_t cycle;
         uint64_t seq;
@@ -136,6 +156,7 @@ private:
         int vc;
         int last_vc;
         int last_key;
+        int port_last_vc;
         ChannelStats stats;
     };
     void begin_run_ahead(Worm &w);
@@ -152,6 +173,21 @@ private:
     bool can_send(const Seg &s, int32_t k, int64_t now) const;
     int64_t predicted_stop(const Seg &s, int64_t now) const;
     int64_t eligible_from(const Seg &s) const;
+    // tail_sent: the cycle stream position pos left a buffer (kNever if not known yet),
+    // and the first position in [from, to) whose departure minus position exceeds
+    // threshold (to if none).
+    int64_t departure(const Fifo &f, int64_t pos) const;
+    int64_t first_position_above(const Fifo &f, int64_t from, int64_t to, int64_t threshold) const;
+    Fifo &fifo_filled_by(const Seg &s) { return channels_[s.channel].vcs[s.vc].fifo; }
+    const Fifo &fifo_filled_by(const Seg &s) const { return channels_[s.channel].vcs[s.vc].fifo; }
+    void enter_fifo(Seg &filler);
+    void leave_fifo(Seg &drainer, int64_t now);
+    void mark_later_fillers(const Seg &drainer);
+    void recheck_later_fillers(const Seg &drainer, int64_t now);
+    void arbitrate_ports(int64_t now);
+    void mark_port_dirty(int port);
+    void free_port(Seg &s);
+    bool at_front(const Seg &s) const;
 
     // State changes at the current cycle.
     void finish(Seg &s, int64_t now);
@@ -179,6 +215,8 @@ private:
     std::vector<std::pair<int, int>> releases_now_;
     std::vector<std::pair<int, int>> alloc_;
     std::vector<int> dirty_;
+    std::vector<int> dirty_ports_;
+    std::vector<Seg *> picks_; // input_speedup: the hops the input ports put forward
     std::vector<Seg *> recompute_;
     std::vector<int> injected_;
     std::vector<Seg *> deliveries_;
@@ -198,6 +236,7 @@ private:
     uint64_t ahead_seq_ = 0;     // seq_ and events_processed_ when it did
     uint64_t ahead_events_ = 0;
     std::vector<ChannelSnapshot> ahead_channels_; // its path's state then
+    std::vector<Fifo> ahead_fifos_;               // and its buffers' (tail_sent)
     std::vector<Output> deferred_;                // in cycle order
     size_t deferred_next_ = 0;                    // the first not made yet
     size_t replayed_outputs_ = 0;

@@ -35,6 +35,50 @@ void TrafficSpec::validate(const TorusTopology &topo) const {
     }
 }
 
+bool TrafficSpec::injects(const TorusTopology &topo, int router) const {
+    return include_self || pattern != "transpose" || topo.x_of(router) != topo.y_of(router);
+}
+
+double TrafficSpec::zero_load_latency(const NetParams &params) const {
+    const TorusTopology topo(params.width, params.height, params.vcs_per_class);
+    const uint32_t flits = params.packet_flits(packet_bytes);
+    const int n = topo.routers();
+    auto t0 = [&](int src, int dst) {
+        return double(params.zero_load_cycles(flits, topo.hops(src, dst)));
+    };
+    // Mean over the uniform choice (every router, or every other one).
+    auto uniform = [&](int src) {
+        double sum = 0;
+        for (int d = 0; d < n; ++d) {
+            sum += (d != src || include_self) ? t0(src, d) : 0.0;
+        }
+        return sum / double(include_self ? n : n - 1);
+    };
+    double total = 0;
+    int sources = 0;
+    for (int src = 0; src < n; ++src) {
+        if (!injects(topo, src)) {
+            continue;
+        }
+        ++sources;
+        if (pattern == "transpose") {
+            total += t0(src, topo.router_at(topo.y_of(src), topo.x_of(src)));
+        } else if (pattern == "neighbor") {
+            double sum = 0;
+            for (int port = 0; port < 4; ++port) {
+                sum += t0(src, topo.neighbour(src, port));
+            }
+            total += sum / 4;
+        } else if (pattern == "hotspot" && src != hotspot_router) {
+            total +=
+                hotspot_fraction * t0(src, hotspot_router) + (1 - hotspot_fraction) * uniform(src);
+        } else {
+            total += uniform(src);
+        }
+    }
+    return sources > 0 ? total / sources : 0.0;
+}
+
 namespace {
 inline uint8_t pattern_byte(uint64_t id, size_t i) {
     return static_cast<uint8_t>((id * 0x9e3779b9u + i * 13u) >> 3);
@@ -159,7 +203,7 @@ TrafficGenerator::TrafficGenerator(sc_core::sc_module_name name, TorusBase &net,
         nodes_.push_back(std::make_unique<TrafficNode>(("node" + std::to_string(r)).c_str(), *this,
                                                        r, seed, trial));
         net.attach(r, nodes_.back().get());
-        bool injecting = !(spec_.pattern == "transpose" && topo.x_of(r) == topo.y_of(r));
+        bool injecting = spec_.injects(topo, r);
         injecting_nodes_ += injecting ? 1 : 0;
         nodes_.back()->start(injecting);
     }
@@ -191,6 +235,9 @@ int TrafficGenerator::pick_destination(int src, hw_rng &rng) const {
     const TorusTopology &topo = net_.topology();
     int n = topo.routers();
     auto uniform_other = [&] {
+        if (spec_.include_self) {
+            return int(hw_rng_below(&rng, uint64_t(n)));
+        }
         int d = int(hw_rng_below(&rng, uint64_t(n - 1)));
         return d >= src ? d + 1 : d;
     };
@@ -246,6 +293,8 @@ json TrafficGenerator::result() const {
                 {"packet_bytes", spec_.packet_bytes},
                 {"packet_flits", net_.params().packet_flits(spec_.packet_bytes)},
                 {"injecting_nodes", injecting_nodes_},
+                {"include_self", spec_.include_self},
+                {"zero_load_latency_cycles", spec_.zero_load_latency(net_.params())},
                 {"generated_load", double(window_flits_created_) / nodes / window},
                 {"accepted_load", double(window_flits_delivered_) / nodes / window},
                 {"accepted_bytes_per_s", double(window_bytes_delivered_) / seconds},

@@ -30,9 +30,18 @@ struct TrafficSpec {
     int64_t drain_cycles = 40000;  // after the window, wait at most this long for measured packets
     double hotspot_fraction = 0.1; // hotspot: share of packets sent to hotspot_router
     int hotspot_router = 0;
+    // Other simulators' conventions: uniform (and hotspot's uniform part) may pick the
+    // source itself, and transpose's diagonal routers send to themselves.
+    bool include_self = false;
 
     // Throws std::invalid_argument naming the bad field.
     void validate(const TorusTopology &topo) const;
+    // Whether the router creates packets (transpose: not on the diagonal unless
+    // include_self).
+    bool injects(const TorusTopology &topo, int router) const;
+    // T0 of the pattern: the zero-load latency (docs/network.md) averaged over the
+    // injecting routers and the destinations each picks, with their probabilities.
+    double zero_load_latency(const NetParams &params) const;
 };
 
 class TrafficNode;
