@@ -989,8 +989,14 @@ void PacketTorus::begin_run_ahead(Worm &w) {
 
 // Whether a packet alone in the network crosses every channel in one run of
 // consecutive cycles: true when it fits in a buffer, or when every credit comes
-// back in time (router delay + 2 x wire + 1 <= buffer, docs/network.md).
+// back in time (router delay + 2 x wire + 1 <= buffer, docs/network.md). The
+// closed form keeps only the state of the default router policies: under
+// tail_sent (shared buffer streams) or an input speedup (per-port round robin)
+// the packet runs ahead event by event.
 bool PacketTorus::lone_full_rate(const Worm &w) const {
+    if (params_.vc_realloc_tail_sent || params_.input_speedup != 0) {
+        return false;
+    }
     if (int64_t(w.inj.flits) <= params_.buffer_flits) {
         return true;
     }
