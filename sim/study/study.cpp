@@ -310,8 +310,6 @@ std::vector<size_t> trial_start_order(const std::vector<double> &costs, int jobs
     return order;
 }
 
-namespace {
-
 std::vector<CellResult> summarise_cells(const StudySpec &spec, const std::vector<StudyCell> &cells,
                                         std::vector<CellResult> out) {
     std::optional<PublishedTable> table;
@@ -342,8 +340,6 @@ std::vector<CellResult> summarise_cells(const StudySpec &spec, const std::vector
     }
     return out;
 }
-
-} // namespace
 
 void attach_published(std::vector<CellResult> &results, const std::vector<StudyCell> &cells,
                       const PublishedTable &table) {

@@ -106,6 +106,12 @@ struct CellResult {
 void attach_published(std::vector<CellResult> &results, const std::vector<StudyCell> &cells,
                       const PublishedTable &table);
 
+// Every cell's summary of its trials' metric (mean, cv, ci95, min, max, trials)
+// and, when the study compares, its published value: what run_study returns once
+// the trials are in `results` (one CellResult per cell, trials in order).
+std::vector<CellResult> summarise_cells(const StudySpec &spec, const std::vector<StudyCell> &cells,
+                                        std::vector<CellResult> results);
+
 // Relative expected run time of one trial of a cell (any positive scale).
 using TrialCostFunction = std::function<double(const config::Config &cfg)>;
 
