@@ -163,7 +163,8 @@ int plan_command(const DirectoryCommandOptions &o) {
     write_manifest(m, dir);
     std::cout << "planned " << m.studies.front().spec.name << " in " << dir << ": "
               << m.studies.front().cells.size() << " cells, " << m.trials.size() << " trials, "
-              << m.tasks() << " array tasks of " << m.chunk << " trials"
+              << m.tasks() << (m.tasks() == 1 ? " array task" : " array tasks") << " of " << m.chunk
+              << (m.chunk == 1 ? " trial" : " trials")
               << (o.chunk == 0 ? " (chunk chosen for about " +
                                      std::to_string(static_cast<int>(kTargetTaskSeconds)) +
                                      " s of work per task)"
@@ -180,8 +181,9 @@ int run_index_command(const DirectoryCommandOptions &o) {
     size_t tasks = (m.trials.size() + chunk - 1) / chunk;
     if (o.index >= tasks) {
         throw config::ConfigError("--index " + std::to_string(o.index) +
-                                  " is past the last array " + "task (" + std::to_string(tasks) +
-                                  " tasks of " + std::to_string(chunk) + " trials)");
+                                  " is past the last array task (" + std::to_string(tasks - 1) +
+                                  "; " + std::to_string(m.trials.size()) + " trials, chunk " +
+                                  std::to_string(chunk) + ")");
     }
     bool complete = run_task(m, dir, o.index, chunk, o.jobs, std::cout, std::cerr);
     return complete ? kExitOk : kExitRunFailed;

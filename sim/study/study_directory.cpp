@@ -30,10 +30,12 @@ namespace {
 
 constexpr int kManifestFormat = 1;
 
-// Host speed for the automatic chunk: simulation events per wall second of one
-// trial process. estimate: `starfish study` on this project's two-core development
-// host (docs/cluster.md, "Chunks"); a cluster node's speed only moves the chunk
-// by the same factor, and the chunk only has to be right within a few times.
+// Host speed for the automatic chunk: estimated events (workload_trial_events)
+// per wall second of one trial process. estimate: `starfish run` on the shared
+// two-core development host at load average 11 gave 0.85 x 10^5 (DDIO rb, 100 MB)
+// to 1.5 x 10^5 (SPFS rc, 8-byte records, 0.5 MB); an idle core is faster. Only
+// the task length follows from it, and that only has to be right within a few
+// times (docs/cluster.md, "Chunks").
 constexpr double kEventsPerSecond = 2.0e5;
 
 std::string manifest_path(const std::string &dir) {

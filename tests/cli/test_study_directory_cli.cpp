@@ -63,7 +63,7 @@ BOOST_AUTO_TEST_CASE(array_tasks_run_by_hand_give_the_local_tables) {
     Workspace w;
     auto p = plan(w);
     BOOST_TEST_REQUIRE(p.exit_status == 0, p.err);
-    BOOST_TEST(contains(p.out, "2 cells, 4 trials, 4 array tasks of 1 trials"), p.out);
+    BOOST_TEST(contains(p.out, "2 cells, 4 trials, 4 array tasks of 1 trial"), p.out);
     BOOST_TEST(fs::exists(w.dir() + "/manifest.json"));
 
     auto again = plan(w);
@@ -72,7 +72,7 @@ BOOST_AUTO_TEST_CASE(array_tasks_run_by_hand_give_the_local_tables) {
 
     auto past = run_index(w, 4);
     BOOST_TEST(past.exit_status == 2);
-    BOOST_TEST(contains(past.err, "--index 4 is past the last array task (4 tasks of 1 trials)"),
+    BOOST_TEST(contains(past.err, "--index 4 is past the last array task (3; 4 trials, chunk 1)"),
                past.err);
 
     for (int i : {0, 1, 3}) {
