@@ -52,6 +52,10 @@ struct StudyCell {
     config::Config cfg;
 };
 
+// A JSON file's document. Throws config::ConfigError naming the file (`what`:
+// "study file", "manifest", ...) when it cannot be read or parsed.
+nlohmann::json read_json_document(const std::string &path, const std::string &what);
+
 // Reads and checks a study file; a relative compare file is resolved against the
 // study file's directory.
 // Throws config::ConfigError naming the file and the problem.

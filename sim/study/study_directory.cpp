@@ -13,12 +13,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <numeric>
 #include <ostream>
 #include <set>
-#include <sstream>
 
 namespace starfish::sim {
 
@@ -40,16 +38,6 @@ constexpr double kEventsPerSecond = 2.0e5;
 
 std::string manifest_path(const std::string &dir) {
     return dir + "/manifest.json";
-}
-
-json read_json_file(const std::string &path) {
-    std::ifstream in(path);
-    if (!in) {
-        throw ConfigError("cannot read '" + path + "'");
-    }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return config::parse_json_text(text.str(), path);
 }
 
 config::Config config_from_flat(const json &flat, const std::string &origin) {
@@ -79,7 +67,7 @@ DirectoryStudy directory_study(StudySpec spec, const std::string &path,
     DirectoryStudy study;
     study.path = fs::absolute(path).lexically_normal().string();
     study.spec = std::move(spec);
-    study.definition = read_json_file(study.path);
+    study.definition = read_json_document(study.path, "study file");
     study.cells = std::move(cells);
     return study;
 }
@@ -180,7 +168,7 @@ StudyManifest read_manifest(const std::string &dir) {
         throw ConfigError("'" + dir + "' is not a study directory: no manifest.json (make one " +
                           "with `starfish study plan STUDY --dir " + dir + "`)");
     }
-    json doc = read_json_file(path);
+    json doc = read_json_document(path, "manifest");
     auto fail = [&](const std::string &msg) { throw ConfigError(path + ": " + msg); };
     try {
         if (!doc.is_object() || doc.value("format", 0) != kManifestFormat) {
