@@ -16,6 +16,7 @@
 #include <map>
 #include <numeric>
 #include <ostream>
+#include <queue>
 #include <set>
 
 namespace starfish::sim {
@@ -127,7 +128,45 @@ StudyManifest plan_manifest(std::vector<DirectoryStudy> studies, const config::C
                           "MaxArraySize allows " + std::to_string(kMaxArrayTasks) +
                           " (use a larger chunk, or 0 to choose it)");
     }
+    std::vector<ManifestTrial> in_study_order = std::move(m.trials);
+    m.trials.clear();
+    for (size_t i : balanced_order(seconds, m.chunk)) {
+        m.trials.push_back(in_study_order[i]);
+        m.trials.back().estimated_s = seconds[i];
+    }
     return m;
+}
+
+std::vector<size_t> balanced_order(const std::vector<double> &costs, size_t chunk) {
+    const size_t n = costs.size();
+    const size_t tasks = n == 0 ? 0 : (n + chunk - 1) / chunk;
+    std::vector<size_t> by_cost(n);
+    std::iota(by_cost.begin(), by_cost.end(), size_t{0});
+    std::stable_sort(by_cost.begin(), by_cost.end(),
+                     [&](size_t a, size_t b) { return costs[a] > costs[b]; });
+    // Longest first, each to the least loaded task that still has room (the last
+    // task holds what is left over): every task ends with about the same work.
+    using Load = std::pair<double, size_t>; // (cost so far, task)
+    std::priority_queue<Load, std::vector<Load>, std::greater<Load>> open;
+    for (size_t t = 0; t < tasks; ++t) {
+        open.push({0.0, t});
+    }
+    std::vector<std::vector<size_t>> members(tasks);
+    for (size_t i : by_cost) {
+        auto [load, t] = open.top();
+        open.pop();
+        members[t].push_back(i);
+        size_t room = t + 1 < tasks ? chunk : n - (tasks - 1) * chunk;
+        if (members[t].size() < room) {
+            open.push({load + costs[i], t});
+        }
+    }
+    std::vector<size_t> order;
+    for (auto &task : members) {
+        std::sort(task.begin(), task.end()); // the study's order within a task
+        order.insert(order.end(), task.begin(), task.end());
+    }
+    return order;
 }
 
 void write_manifest(const StudyManifest &m, const std::string &dir) {
@@ -198,7 +237,8 @@ StudyManifest read_manifest(const std::string &dir) {
         TrialCache ids("", m.simulator, TrialCache::Layout::Flat);
         for (const auto &t : doc.at("trials")) {
             ManifestTrial trial{t.at("id").get<std::string>(), t.at("study").get<size_t>(),
-                                t.at("cell").get<size_t>(), t.at("trial").get<int>()};
+                                t.at("cell").get<size_t>(), t.at("trial").get<int>(),
+                                t.value("estimated_s", 0.0)};
             if (trial.study >= m.studies.size() ||
                 trial.cell >= m.studies[trial.study].cells.size()) {
                 fail("trial " + trial.id + " names a study or cell the manifest does not have");

@@ -42,14 +42,16 @@ struct ManifestTrial {
     size_t study = 0; // index into StudyManifest::studies
     size_t cell = 0;
     int trial = 0;
+    double estimated_s = 0; // estimated_trial_seconds, for the chunks
 };
 
 struct StudyManifest {
     std::string simulator; // simulator_identity() of the build that planned it
     nlohmann::json base;   // the base configuration (flat), for the result JSON
     std::vector<DirectoryStudy> studies;
-    // Every trial once, in the studies' order; a trial shared by two studies (the
-    // same id) is listed and run once.
+    // Every trial once (a trial shared by two studies, the same id, is listed and
+    // run once), ordered so that every array task has about the same estimated
+    // work (balanced_order); the study's order within a task.
     std::vector<ManifestTrial> trials;
     size_t chunk = 1; // trials per array task
 
@@ -67,6 +69,12 @@ DirectoryStudy load_directory_study(const std::string &path, const config::Confi
 // Trials per array task: at least kTargetTaskSeconds of estimated work
 // (trial_seconds, one per trial) and at most max_tasks tasks.
 size_t choose_chunk(const std::vector<double> &trial_seconds, size_t max_tasks = kMaxArrayTasks);
+
+// A permutation of the trials (indices into costs, the estimated seconds) whose
+// consecutive runs of `chunk` have about equal total cost: the long trials (the
+// 8-byte cyclic SPFS cells take a hundred times the others) are spread over the
+// tasks instead of filling a few. Each run is in ascending index order.
+std::vector<size_t> balanced_order(const std::vector<double> &costs, size_t chunk);
 
 // Estimated host seconds of one trial of the configuration (workload cost).
 double estimated_trial_seconds(const config::Config &cfg);

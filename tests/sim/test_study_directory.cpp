@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -141,6 +142,24 @@ BOOST_AUTO_TEST_CASE(chunks_cover_every_trial_exactly_once) {
     BOOST_TEST(choose_chunk(std::vector<double>(3, 0.01)) == 3u);
     size_t huge = choose_chunk(std::vector<double>(200000, 100.0));
     BOOST_TEST((200000 + huge - 1) / huge <= kMaxArrayTasks);
+
+    // Balanced: the three long trials go to three tasks, whatever their places.
+    std::vector<double> costs{100, 1, 1, 1, 1, 1, 1, 1, 100, 1, 1, 100, 1, 1};
+    std::vector<size_t> order = balanced_order(costs, 4);
+    std::vector<size_t> sorted = order;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<size_t> all(costs.size());
+    std::iota(all.begin(), all.end(), size_t{0});
+    BOOST_TEST(sorted == all);
+    for (size_t task = 0; task < 4; ++task) {
+        auto [first, last] = task_trials(task, 4, order.size());
+        double work = 0;
+        for (size_t i = first; i < last; ++i) {
+            work += costs[order[i]];
+            BOOST_TEST((i == first || order[i - 1] < order[i])); // study order within a task
+        }
+        BOOST_TEST(work <= (task < 3 ? 103.0 : 2.0), "task " << task << " work " << work);
+    }
 
     BOOST_TEST(tasks_of({5, 0, 3, 4, 4}, 2) == (std::vector<size_t>{0, 1, 2}));
     BOOST_TEST(array_ranges({0, 1, 2, 3, 7, 9, 10}) == "0-3,7,9-10");
