@@ -246,6 +246,11 @@ int collect_command(const DirectoryCommandOptions &o) {
     std::string dir = absolute_dir(o.dir);
     StudyManifest m = read_manifest(dir);
     require_same_simulator(m, dir);
+    if (m.studies.size() != 1) {
+        throw config::ConfigError(dir + " holds the " + std::to_string(m.studies.size()) +
+                                  " studies of a `starfish reproduce --slurm`: run that command "
+                                  "again for their report");
+    }
     std::ostream &out = o.common.human();
     std::vector<size_t> missing;
     std::vector<std::string> problems;
