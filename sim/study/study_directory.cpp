@@ -191,8 +191,11 @@ void write_manifest(const StudyManifest &m, const std::string &dir) {
     }
     json trials = json::array();
     for (const auto &t : m.trials) {
-        trials.push_back(
-            json{{"id", t.id}, {"study", t.study}, {"cell", t.cell}, {"trial", t.trial}});
+        trials.push_back(json{{"id", t.id},
+                              {"study", t.study},
+                              {"cell", t.cell},
+                              {"trial", t.trial},
+                              {"estimated_s", t.estimated_s}});
     }
     json doc{{"format", kManifestFormat}, {"starfish_version", starfish_version()},
              {"simulator", m.simulator},  {"chunk", m.chunk},

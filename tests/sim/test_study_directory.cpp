@@ -105,6 +105,8 @@ BOOST_AUTO_TEST_CASE(manifest_ids_are_stable_across_runs_and_follow_the_configur
     StudyManifest read = read_manifest(d.path + "/dir");
     BOOST_TEST(ids(read) == ids(a));
     BOOST_TEST(read.chunk == a.chunk);
+    BOOST_TEST(read.trials[0].estimated_s > 0);
+    BOOST_TEST(read.trials[0].estimated_s == a.trials[0].estimated_s);
     BOOST_TEST(read.studies[0].cells[1].cfg.to_flat_json() ==
                a.studies[0].cells[1].cfg.to_flat_json());
 
