@@ -23,6 +23,7 @@
 using nlohmann::json;
 using starfish::testing::contains;
 using starfish::testing::ProcessResult;
+using starfish::testing::read_file;
 using starfish::testing::run_starfish;
 using starfish::testing::SlurmCluster;
 namespace fs = std::filesystem;
@@ -30,13 +31,6 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr int kSkipped = 77; // CTest SKIP_RETURN_CODE
-
-std::string read_file(const std::string &path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 // A temporary directory with a four-cell study on the small machine, compared
 // with a published table so the comparison line is printed too.

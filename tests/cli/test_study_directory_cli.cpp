@@ -18,6 +18,7 @@
 using nlohmann::json;
 using starfish::testing::contains;
 using starfish::testing::ProcessResult;
+using starfish::testing::read_file;
 using starfish::testing::run_starfish;
 namespace fs = std::filesystem;
 
@@ -36,13 +37,6 @@ struct Workspace {
     std::string study() const { return path + "/tiny.json"; }
     std::string dir() const { return path + "/d"; }
 };
-
-std::string read_file(const std::string &path) {
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 ProcessResult plan(const Workspace &w, std::vector<std::string> extra = {}) {
     std::vector<std::string> args{"study",    "plan",  w.study(), "--dir", w.dir(),
