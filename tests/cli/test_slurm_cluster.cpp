@@ -88,6 +88,13 @@ json read_json(const std::string &path) {
     return json::parse(read_file(path));
 }
 
+// A command that waits for Slurm: killed (its process group) after 120 s, so a
+// stuck cluster fails the test instead of hanging it.
+ProcessResult run_waiting(std::vector<std::string> args) {
+    args.insert(args.begin(), starfish::testing::starfish_binary());
+    return starfish::testing::run_process(args, 120);
+}
+
 std::string job_of(const std::string &submit_out) {
     auto at = submit_out.find("submitted job ");
     if (at == std::string::npos) {
@@ -144,7 +151,7 @@ BOOST_AUTO_TEST_CASE(a_failed_array_task_is_resubmitted_and_collect_matches_the_
     std::string script = read_file(w.dir() + "/starfish-array.sh");
     BOOST_TEST(contains(script, "#SBATCH --output=" + w.dir() + "/logs/%A_%a.out"), script);
 
-    auto status = run_starfish({"study", "status", "--dir", w.dir(), "--wait"});
+    auto status = run_waiting({"study", "status", "--dir", w.dir(), "--wait"});
     BOOST_TEST(status.exit_status == 1, status.out + status.err + cluster.logs());
     BOOST_TEST(contains(status.out, "done 7, missing 1"), status.out);
     BOOST_TEST(contains(status.out, "missing array tasks: 1\n"), status.out);
@@ -164,7 +171,7 @@ BOOST_AUTO_TEST_CASE(a_failed_array_task_is_resubmitted_and_collect_matches_the_
     BOOST_TEST_REQUIRE(resubmit.exit_status == 0, resubmit.err);
     BOOST_TEST(contains(resubmit.out, "1 array task(s) (--array=1) for 1 missing trial(s)"),
                resubmit.out);
-    auto done = run_starfish({"study", "status", "--dir", w.dir(), "--wait"});
+    auto done = run_waiting({"study", "status", "--dir", w.dir(), "--wait"});
     BOOST_TEST(done.exit_status == 0, done.out + done.err + cluster.logs());
     BOOST_TEST(contains(done.out, "done 8, missing 0"), done.out);
 
