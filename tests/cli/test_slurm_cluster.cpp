@@ -188,7 +188,7 @@ BOOST_AUTO_TEST_CASE(a_failed_array_task_is_resubmitted_and_collect_matches_the_
 
     // `starfish reproduce --slurm` takes the same path and makes the same tables.
     std::string report = w.path + "/report";
-    auto reproduce = run_starfish(
+    auto reproduce = run_waiting(
         {"reproduce", w.study(), "--config", "small", "--out", report, "--slurm", "--wait"});
     BOOST_TEST_REQUIRE(reproduce.exit_status == 0, reproduce.out + reproduce.err);
     BOOST_TEST(contains(reproduce.out, "slurm: submitted job"), reproduce.out);
