@@ -1,5 +1,6 @@
 #include "sim/cli/cmd_reproduce.h"
 
+#include "hw/config/config_error.h"
 #include "sim/cli/common.h"
 #include "sim/study/reproduce.h"
 #include "sim/workload/workload.h"
@@ -20,6 +21,10 @@ struct ReproduceCommandOptions {
     int jobs = 0;
     std::string cache_dir;
     bool no_cache = false;
+    bool slurm = false;
+    bool wait = false;
+    size_t chunk = 0;
+    SlurmOptions submit;
 };
 
 // The command as typed, for the report's "how this was made" line.
@@ -47,6 +52,9 @@ std::string command_line(const ReproduceCommandOptions &o) {
     if (o.jobs > 0) {
         cmd += " --jobs " + std::to_string(o.jobs);
     }
+    if (o.slurm) {
+        cmd += " --slurm";
+    }
     return cmd;
 }
 
@@ -62,6 +70,16 @@ int run_reproduce_command(const ReproduceCommandOptions &o) {
     opts.no_cache = o.no_cache;
     opts.command_line = command_line(o);
     opts.json_path = o.common.json_path;
+    opts.slurm = o.slurm;
+    opts.wait = o.wait;
+    opts.chunk = o.chunk;
+    opts.submit = o.submit;
+    if (!o.slurm &&
+        (o.wait || o.chunk > 0 || o.submit.max_parallel > 0 || !o.submit.partition.empty() ||
+         !o.submit.time_limit.empty() || !o.submit.sbatch_args.empty())) {
+        throw config::ConfigError("--wait, --chunk, --max-parallel, --partition, --time and "
+                                  "--sbatch-arg go with --slurm");
+    }
     return run_reproduce(opts, o.common.human());
 }
 
@@ -94,6 +112,19 @@ void add_reproduce_command(CLI::App &app, int &exit_status) {
                     "result cache directory (default: $STARFISH_CACHE_DIR, else "
                     "$XDG_CACHE_HOME/starfish/trials, else ~/.cache/starfish/trials)");
     cmd->add_flag("--no-cache", opts->no_cache, "neither read nor write the result cache");
+    cmd->add_flag("--slurm", opts->slurm,
+                  "run the trials as Slurm job arrays through OUT/slurm (docs/cluster.md); run "
+                  "the command again (or add --wait) for the report");
+    cmd->add_flag("--wait", opts->wait, "--slurm: wait for the jobs, then make the report");
+    cmd->add_option("--chunk", opts->chunk,
+                    "--slurm: trials per array task (default: about 30 s of work per task)");
+    cmd->add_option("--max-parallel", opts->submit.max_parallel,
+                    "--slurm: array tasks running at once (default: no limit)")
+        ->check(CLI::Range(0, 100000));
+    cmd->add_option("--partition", opts->submit.partition, "--slurm: Slurm partition");
+    cmd->add_option("--time", opts->submit.time_limit, "--slurm: time limit of each array task");
+    cmd->add_option("--sbatch-arg", opts->submit.sbatch_args,
+                    "--slurm: a further sbatch option for the batch script (repeatable)");
     cmd->callback([opts, &exit_status] { exit_status = run_reproduce_command(*opts); });
 }
 

@@ -8,7 +8,9 @@
 #include "sim/report/study_table.h"
 #include "sim/report/text_file.h"
 #include "sim/runner/host_clock.h"
+#include "sim/study/slurm.h"
 #include "sim/study/study.h"
+#include "sim/study/study_directory.h"
 #include "sim/study/study_workload.h"
 #include "sim/study/trial_cache.h"
 #include "sim/workload/workload.h"
@@ -17,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -28,6 +31,13 @@ using nlohmann::json;
 
 namespace {
 
+// Where a study's results go besides the terminal (local run and collect alike).
+struct StudyOutputs {
+    std::string json_path;
+    std::string csv_path;
+    std::string markdown_path;
+};
+
 struct StudyCommandOptions {
     CommonOptions common;
     std::string file;
@@ -37,7 +47,41 @@ struct StudyCommandOptions {
     bool fresh = false;    // run every trial, overwriting its cache entry
     bool no_cache = false; // neither read nor write the cache
     std::string cache_dir; // "" = default_trial_cache_dir()
+
+    StudyOutputs outputs() const { return {common.json_path, csv_path, markdown_path}; }
 };
+
+// The per-cell table, the result files and the host line of a finished study;
+// the exit status (1 when some trial's data did not verify). The same for a local
+// run and for `study collect`, so both print and write the same results.
+int report_study(const StudySpec &spec, const config::Config &base,
+                 const std::vector<CellResult> &results, HostStats host, const HostClock &clock,
+                 const StudyOutputs &outputs, std::ostream &out) {
+    RunResult doc = study_result(spec, base, results, host);
+    print_study_table(out, results);
+    host.wall_s = clock.elapsed_s();
+    doc.set_host(host);
+    if (!outputs.json_path.empty()) {
+        doc.write(outputs.json_path);
+    }
+    if (!outputs.csv_path.empty()) {
+        write_text_file(outputs.csv_path, [&](std::ostream &o) { write_study_csv(o, results); });
+    }
+    if (!outputs.markdown_path.empty()) {
+        write_text_file(outputs.markdown_path,
+                        [&](std::ostream &o) { write_study_markdown(o, results); });
+    }
+    out << host.line() << "\n";
+    if (!study_verified(doc)) {
+        std::cerr << "starfish: study failed: data verification failed in some trial\n";
+        return kExitRunFailed;
+    }
+    return kExitOk;
+}
+
+void print_study_header(std::ostream &out, const StudySpec &spec, size_t cells, size_t trials) {
+    out << "study " << spec.name << ": " << cells << " configurations, " << trials << " trials";
+}
 
 int run_study_command(const StudyCommandOptions &opts) {
     HostClock clock;
@@ -49,8 +93,8 @@ int run_study_command(const StudyCommandOptions &opts) {
     size_t total = study_trials(cells).size();
     HostStats host;
     host.parallel = opts.jobs > 0 ? opts.jobs : trial_parallelism(base);
-    out << "study " << spec.name << ": " << cells.size() << " configurations, " << total
-        << " trials, " << host.parallel << " at once\n";
+    print_study_header(out, spec, cells.size(), total);
+    out << ", " << host.parallel << " at once\n";
     if (!spec.description.empty()) {
         out << "  " << spec.description << "\n";
     }
@@ -81,27 +125,236 @@ int run_study_command(const StudyCommandOptions &opts) {
         out << "\n" << std::flush;
     };
     auto results = run_study(spec, cells, run_workload_trial, run);
+    return report_study(spec, base, results, host, clock, opts.outputs(), out);
+}
 
-    RunResult doc = study_result(spec, base, results, host);
-    print_study_table(out, results);
-    host.wall_s = clock.elapsed_s();
-    doc.set_host(host);
-    if (!opts.common.json_path.empty()) {
-        doc.write(opts.common.json_path);
+// --- the study directory and Slurm (docs/cluster.md) ---
+
+struct DirectoryCommandOptions {
+    CommonOptions common; // plan: --config, --set
+    std::string dir;
+    std::string study;
+    size_t chunk = 0;
+    bool force = false;
+    size_t index = 0;
+    int jobs = 1;
+    bool slurm = false;
+    SlurmOptions submit;
+    bool wait = false;
+    std::string csv_path;
+    std::string markdown_path;
+};
+
+// The directory as an absolute path: batch scripts and logs name it on other nodes.
+std::string absolute_dir(const std::string &dir) {
+    return std::filesystem::absolute(dir).lexically_normal().string();
+}
+
+int plan_command(const DirectoryCommandOptions &o) {
+    std::string dir = absolute_dir(o.dir);
+    if (std::filesystem::exists(dir + "/manifest.json") && !o.force) {
+        throw config::ConfigError(dir + " already holds a study manifest; its results belong to "
+                                        "it (use another --dir, or --force to plan it again)");
     }
-    if (!opts.csv_path.empty()) {
-        write_text_file(opts.csv_path, [&](std::ostream &o) { write_study_csv(o, results); });
+    config::Config base = load_config(o.common);
+    std::vector<DirectoryStudy> studies;
+    studies.push_back(load_directory_study(resolve_study_path(o.study, studies_dir()), base));
+    StudyManifest m = plan_manifest(std::move(studies), base, o.chunk);
+    write_manifest(m, dir);
+    std::cout << "planned " << m.studies.front().spec.name << " in " << dir << ": "
+              << m.studies.front().cells.size() << " cells, " << m.trials.size() << " trials, "
+              << m.tasks() << (m.tasks() == 1 ? " array task" : " array tasks") << " of " << m.chunk
+              << (m.chunk == 1 ? " trial" : " trials")
+              << (o.chunk == 0 ? " (chunk chosen for about " +
+                                     std::to_string(static_cast<int>(kTargetTaskSeconds)) +
+                                     " s of work per task)"
+                               : "")
+              << "\n  manifest: " << dir << "/manifest.json\n";
+    return kExitOk;
+}
+
+int run_index_command(const DirectoryCommandOptions &o) {
+    std::string dir = absolute_dir(o.dir);
+    StudyManifest m = read_manifest(dir);
+    require_same_simulator(m, dir);
+    size_t chunk = o.chunk > 0 ? o.chunk : m.chunk;
+    size_t tasks = (m.trials.size() + chunk - 1) / chunk;
+    if (o.index >= tasks) {
+        throw config::ConfigError("--index " + std::to_string(o.index) +
+                                  " is past the last array task (" + std::to_string(tasks - 1) +
+                                  "; " + std::to_string(m.trials.size()) + " trials, chunk " +
+                                  std::to_string(chunk) + ")");
     }
-    if (!opts.markdown_path.empty()) {
-        write_text_file(opts.markdown_path,
-                        [&](std::ostream &o) { write_study_markdown(o, results); });
+    bool complete = run_task(m, dir, o.index, chunk, o.jobs, std::cout, std::cerr);
+    return complete ? kExitOk : kExitRunFailed;
+}
+
+void require_slurm(const DirectoryCommandOptions &o, const char *command) {
+    if (!o.slurm) {
+        throw config::ConfigError(std::string("`starfish study ") + command +
+                                  "` needs --slurm (the only scheduler it submits to; "
+                                  "docs/cluster.md)");
     }
-    out << host.line() << "\n";
-    if (!study_verified(doc)) {
-        std::cerr << "starfish: study failed: data verification failed in some trial\n";
+}
+
+int submit_command(const DirectoryCommandOptions &o, bool only_missing) {
+    require_slurm(o, only_missing ? "resubmit" : "submit");
+    std::string dir = absolute_dir(o.dir);
+    StudyManifest m = read_manifest(dir);
+    require_same_simulator(m, dir);
+    DirectoryState state = scan_results(m, dir);
+    for (const auto &p : state.problems) {
+        std::cerr << "starfish: warning: " << p << " (its trial runs again)\n";
+    }
+    if (state.missing.empty()) {
+        std::cout << "every trial of " << dir << " has its result: nothing to submit\n";
+        return kExitOk;
+    }
+    require_empty_queue(dir);
+    std::vector<size_t> tasks;
+    if (only_missing) {
+        tasks = tasks_of(state.missing, m.chunk);
+    } else {
+        for (size_t t = 0; t < m.tasks(); ++t) {
+            tasks.push_back(t);
+        }
+    }
+    SlurmJob job = submit_tasks(m, dir, tasks, o.submit);
+    std::cout << "submitted job " << job.id << ": " << tasks.size()
+              << " array task(s) (--array=" << job.array << ") for " << state.missing.size()
+              << " missing trial(s) of " << m.trials.size()
+              << "\n  script: " << batch_script_path(dir) << "\n  logs: " << dir << "/logs/"
+              << job.id << "_<task>.out\n";
+    return kExitOk;
+}
+
+int status_command(const DirectoryCommandOptions &o) {
+    std::string dir = absolute_dir(o.dir);
+    StudyManifest m = read_manifest(dir);
+    if (m.simulator != simulator_identity()) {
+        std::cout << "note: planned by simulator " << m.simulator << ", this is "
+                  << simulator_identity() << "\n";
+    }
+    if (o.wait) {
+        wait_for_queue(dir, std::cout);
+    }
+    return print_directory_status(m, dir, std::cout) ? kExitOk : kExitRunFailed;
+}
+
+int collect_command(const DirectoryCommandOptions &o) {
+    HostClock clock;
+    std::string dir = absolute_dir(o.dir);
+    StudyManifest m = read_manifest(dir);
+    require_same_simulator(m, dir);
+    if (m.studies.size() != 1) {
+        throw config::ConfigError(dir + " holds the " + std::to_string(m.studies.size()) +
+                                  " studies of a `starfish reproduce --slurm`: run that command "
+                                  "again for their report");
+    }
+    std::ostream &out = o.common.human();
+    std::vector<size_t> missing;
+    std::vector<std::string> problems;
+    const DirectoryStudy &study = m.studies.front();
+    auto results = collect_study(m, dir, 0, missing, problems);
+    for (const auto &p : problems) {
+        std::cerr << "starfish: unreadable result, counted as missing: " << p << "\n";
+    }
+    if (!missing.empty()) {
+        std::cerr << "starfish: " << missing.size() << " of " << m.trials.size()
+                  << " trials have no result; array tasks to run again: "
+                  << array_ranges(tasks_of(missing, m.chunk)) << " (`starfish study resubmit --dir "
+                  << dir << " --slurm`)\n";
+        for (size_t i = 0; i < missing.size() && i < 10; ++i) {
+            std::cerr << "  missing: " << describe_trial(m, missing[i]) << "\n";
+        }
         return kExitRunFailed;
     }
-    return kExitOk;
+    config::Config base = manifest_base_config(m, dir);
+    print_study_header(out, study.spec, study.cells.size(), study_trials(study.cells).size());
+    out << ", collected from " << dir << "\n";
+    if (!study.spec.description.empty()) {
+        out << "  " << study.spec.description << "\n";
+    }
+    HostStats host;
+    host.parallel = 1;
+    return report_study(study.spec, base, results, host, clock,
+                        {o.common.json_path, o.csv_path, o.markdown_path}, out);
+}
+
+void add_dir_option(CLI::App *cmd, DirectoryCommandOptions &o) {
+    cmd->add_option("--dir", o.dir, "the study directory (manifest.json, trials/, logs/)")
+        ->required();
+}
+
+void add_slurm_options(CLI::App *cmd, DirectoryCommandOptions &o) {
+    cmd->add_flag("--slurm", o.slurm, "submit to Slurm as a job array (required)");
+    cmd->add_option("--max-parallel", o.submit.max_parallel,
+                    "array tasks running at once (--array=...%P; default: no limit)")
+        ->check(CLI::Range(0, 100000));
+    cmd->add_option("--partition", o.submit.partition, "Slurm partition (default: the cluster's)");
+    cmd->add_option("--time", o.submit.time_limit,
+                    "time limit of each array task, as sbatch --time (default: the partition's)");
+    cmd->add_option("--sbatch-arg", o.submit.sbatch_args,
+                    "a further sbatch option for the batch script, e.g. --sbatch-arg=--mem=4G "
+                    "(repeatable)");
+}
+
+void add_directory_commands(CLI::App *study, int &exit_status) {
+    auto o = std::make_shared<DirectoryCommandOptions>();
+    CLI::App *plan = study->add_subcommand(
+        "plan", "write DIR/manifest.json: every cell x trial of STUDY with a stable id and its "
+                "effective configuration, for running on a cluster (docs/cluster.md)");
+    add_config_options(plan, o->common);
+    plan->add_option("study", o->study, "study file, or the name of one in sim/studies")
+        ->required();
+    add_dir_option(plan, *o);
+    plan->add_option("--chunk", o->chunk,
+                     "trials per array task (default: chosen for about 30 s of work per task, "
+                     "at most 1001 tasks)");
+    plan->add_flag("--force", o->force, "plan again over an existing manifest");
+    plan->callback([o, &exit_status] { exit_status = plan_command(*o); });
+
+    CLI::App *run_index = study->add_subcommand(
+        "run-index", "run the trials of one array task that have no result yet (what each "
+                     "Slurm array task runs)");
+    add_dir_option(run_index, *o);
+    run_index->add_option("--index", o->index, "array task index ($SLURM_ARRAY_TASK_ID)")
+        ->required();
+    run_index->add_option("--chunk", o->chunk, "trials per array task (default: the manifest's)");
+    run_index->add_option("-j,--jobs", o->jobs, "trial processes at once (default 1)")
+        ->check(CLI::Range(1, 256));
+    run_index->callback([o, &exit_status] { exit_status = run_index_command(*o); });
+
+    CLI::App *submit =
+        study->add_subcommand("submit", "submit every array task of DIR with sbatch");
+    add_dir_option(submit, *o);
+    add_slurm_options(submit, *o);
+    submit->callback([o, &exit_status] { exit_status = submit_command(*o, false); });
+
+    CLI::App *resubmit = study->add_subcommand(
+        "resubmit", "submit an array of just the tasks whose results are missing");
+    add_dir_option(resubmit, *o);
+    add_slurm_options(resubmit, *o);
+    resubmit->callback([o, &exit_status] { exit_status = submit_command(*o, true); });
+
+    CLI::App *status = study->add_subcommand(
+        "status", "done and missing trials, and what squeue shows of the directory's jobs "
+                  "(exit status 1 while trials are missing)");
+    add_dir_option(status, *o);
+    status->add_flag("--wait", o->wait,
+                     "first wait until none of the directory's jobs is pending or running");
+    status->callback([o, &exit_status] { exit_status = status_command(*o); });
+
+    CLI::App *collect = study->add_subcommand(
+        "collect", "the study's table, JSON, CSV and Markdown from DIR's results, as "
+                   "`starfish study` prints them (exit status 1 naming what is missing)");
+    add_dir_option(collect, *o);
+    collect->add_option("--json", o->common.json_path,
+                        "write the result as JSON to FILE ('-' = stdout)");
+    collect->add_option("--csv", o->csv_path, "also write the per-cell table as CSV to FILE");
+    collect->add_option("--markdown", o->markdown_path,
+                        "also write the per-cell table as Markdown to FILE");
+    collect->callback([o, &exit_status] { exit_status = collect_command(*o); });
 }
 
 } // namespace
@@ -113,8 +366,7 @@ void add_study_command(CLI::App &app, int &exit_status) {
                  "compared with a published table (docs/studies.md)");
     add_common_options(cmd, opts->common);
     cmd->add_option("file", opts->file,
-                    "study file, or the name of one in sim/studies (e.g. ddio-main)")
-        ->required();
+                    "study file, or the name of one in sim/studies (e.g. ddio-main)");
     cmd->add_option("--csv", opts->csv_path, "also write the per-cell table as CSV to FILE");
     cmd->add_option("--markdown", opts->markdown_path,
                     "also write the per-cell table as Markdown to FILE");
@@ -127,7 +379,18 @@ void add_study_command(CLI::App &app, int &exit_status) {
     cmd->add_option("--cache-dir", opts->cache_dir,
                     "result cache directory (default: $STARFISH_CACHE_DIR, else "
                     "$XDG_CACHE_HOME/starfish/trials, else ~/.cache/starfish/trials)");
-    cmd->callback([opts, &exit_status] { exit_status = run_study_command(*opts); });
+    add_directory_commands(cmd, exit_status);
+    cmd->require_subcommand(0, 1);
+    cmd->callback([cmd, opts, &exit_status] {
+        if (!cmd->get_subcommands().empty()) {
+            return; // plan, run-index, submit, ...: their own callback ran
+        }
+        if (opts->file.empty()) {
+            throw CLI::RequiredError("a study file or name (or one of: plan, run-index, submit, "
+                                     "status, resubmit, collect)");
+        }
+        exit_status = run_study_command(*opts);
+    });
 }
 
 } // namespace starfish::sim

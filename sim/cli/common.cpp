@@ -12,12 +12,16 @@ std::ostream &CommonOptions::human() const {
 }
 
 void add_common_options(CLI::App *cmd, CommonOptions &opts) {
+    add_config_options(cmd, opts);
+    cmd->add_option("--json", opts.json_path, "write the result as JSON to FILE ('-' = stdout)");
+}
+
+void add_config_options(CLI::App *cmd, CommonOptions &opts) {
     cmd->add_option("-c,--config", opts.config_files,
                     "configuration file overlaid on default.json (repeatable, applied in order; "
                     "a bare name is looked up in sim/configs)");
     cmd->add_option("-s,--set", opts.overrides,
                     "override one parameter, key=value (repeatable, applied after files)");
-    cmd->add_option("--json", opts.json_path, "write the result as JSON to FILE ('-' = stdout)");
 }
 
 config::Config load_config(const CommonOptions &opts) {

@@ -22,6 +22,8 @@ struct CommonOptions {
 };
 
 void add_common_options(CLI::App *cmd, CommonOptions &opts);
+// --config and --set only (commands whose JSON output is something else).
+void add_config_options(CLI::App *cmd, CommonOptions &opts);
 
 // Registered defaults, then default.json, then each --config file, then each
 // --set; validated. Throws config::ConfigError (exit status 2).

@@ -8,6 +8,7 @@
 #include "sim/report/text_file.h"
 #include "sim/runner/host_clock.h"
 #include "sim/runner/subprocess.h"
+#include "sim/study/study_directory.h"
 #include "sim/study/study_workload.h"
 #include "sim/study/trial_cache.h"
 #include "sim/workload/workload.h"
@@ -81,14 +82,9 @@ namespace {
 
 constexpr int kExitRunFailedStatus = 1; // the starfish command's "a run failed"
 
-// The ETA's cost of a trial: the workload's estimate (simulation events for
-// transfers) plus the host time of starting a trial process and elaborating the
-// machine, about 20 000 events' worth; without it a --quick run of thousands of
-// tiny trials would be estimated at a fraction of its time.
-constexpr double kTrialStartCost = 20000;
-
+// The ETA's cost of a trial: the workload's events plus the start of a trial.
 double eta_cost(const config::Config &cfg) {
-    return workload_trial_cost(cfg) + kTrialStartCost;
+    return workload_trial_events(cfg);
 }
 
 std::string dir_of(const std::string &path) {
@@ -261,6 +257,76 @@ std::string report_python(bool &with_figures) {
     return "";
 }
 
+// --slurm: the study directory for the plan's trials, planned or checked against
+// the plan; submits what is missing. Returns the manifest when every result is
+// there; else nullopt with `status` the command's exit status.
+std::optional<StudyManifest> slurm_results(const std::vector<ReproduceStudy> &plan,
+                                           const ReproduceOptions &opts, const std::string &dir,
+                                           std::ostream &out, int &status) {
+    std::vector<DirectoryStudy> studies;
+    for (const auto &study : plan) {
+        if (study.spec.derived_from.empty()) {
+            studies.push_back(directory_study(study.spec, study.path, study.cells));
+        }
+    }
+    StudyManifest m = plan_manifest(std::move(studies), opts.base, opts.chunk);
+    if (fs::exists(dir + "/manifest.json")) {
+        StudyManifest planned = read_manifest(dir);
+        require_same_simulator(planned, dir);
+        auto ids = [](const StudyManifest &x) {
+            std::vector<std::string> v;
+            for (const auto &t : x.trials) {
+                v.push_back(t.id);
+            }
+            return v;
+        };
+        if (ids(planned) != ids(m)) {
+            throw ConfigError(dir + " holds the trials of another reproduce command (other " +
+                              "studies, options or configuration); use another --out");
+        }
+        m = std::move(planned);
+    } else {
+        write_manifest(m, dir);
+    }
+    DirectoryState state = scan_results(m, dir);
+    out << "  slurm: " << dir << ": " << m.trials.size() << " trials in " << m.tasks()
+        << " array tasks, " << state.done.size() << " done\n"
+        << std::flush;
+    if (state.missing.empty()) {
+        return m;
+    }
+    for (const auto &p : state.problems) {
+        std::cerr << "starfish: warning: " << p << " (its trial runs again)\n";
+    }
+    QueueView queue = query_queue(read_jobs(dir));
+    if (!queue.available) {
+        throw SlurmError("cannot ask Slurm what is queued: " + queue.problem);
+    }
+    if (queue.lines.empty()) {
+        SlurmJob job = submit_tasks(m, dir, tasks_of(state.missing, m.chunk), opts.submit);
+        out << "  slurm: submitted job " << job.id << " (--array=" << job.array << ")\n";
+    } else {
+        out << "  slurm: " << queue.lines.size() << " array task(s) still pending or running\n";
+    }
+    if (!opts.wait) {
+        out << "  run the same command again when the jobs have finished (`starfish study status "
+               "--dir "
+            << dir << "`), or add --wait\n";
+        status = 0;
+        return std::nullopt;
+    }
+    wait_for_queue(dir, out);
+    state = scan_results(m, dir);
+    if (!state.missing.empty()) {
+        std::cerr << "starfish: " << state.missing.size() << " trials have no result after the "
+                  << "jobs ended; array tasks " << array_ranges(tasks_of(state.missing, m.chunk))
+                  << " (logs in " << dir << "/logs); run the command again to resubmit them\n";
+        status = kExitRunFailedStatus;
+        return std::nullopt;
+    }
+    return m;
+}
+
 } // namespace
 
 int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
@@ -271,7 +337,9 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
     for (const auto &study : plan) {
         published.push_back(further_published(study.spec, opts.published));
     }
-    std::optional<TrialCache> cache = study_trial_cache(opts.no_cache, opts.cache_dir);
+    // With --slurm the study directory holds the results; the local cache is not used.
+    std::optional<TrialCache> cache =
+        study_trial_cache(opts.no_cache || opts.slurm, opts.cache_dir);
 
     // What is left to run: a trial whose cache entry exists, or that an earlier
     // study of this run shares, costs nothing.
@@ -312,10 +380,20 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
         out << "  result cache: " << cache->dir() << "\n";
     }
     out << std::flush;
+    std::optional<StudyManifest> slurm;
+    const std::string slurm_dir = fs::absolute(out_dir / "slurm").lexically_normal().string();
+    if (opts.slurm) {
+        int status = 0;
+        slurm = slurm_results(plan, opts, slurm_dir, out, status);
+        if (!slurm) {
+            return status;
+        }
+    }
 
     Progress progress(out, total_trials, cost_to_run);
     json manifest_studies = json::array();
     bool all_verified = true;
+    size_t slurm_study = 0; // the manifest's studies are the plan's with cells, in order
     for (size_t s = 0; s < plan.size(); ++s) {
         const ReproduceStudy &study = plan[s];
         json entry{{"name", study.spec.name},
@@ -346,8 +424,18 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
         run.on_progress = [&](const TrialProgress &p, const json &) {
             progress.trial_done(study, p, eta_cost(study.cells[p.cell].cfg));
         };
-        std::vector<CellResult> results =
-            run_study(study.spec, study.cells, run_workload_trial, run);
+        std::vector<CellResult> results;
+        if (slurm) {
+            std::vector<size_t> missing;
+            std::vector<std::string> problems;
+            results = collect_study(*slurm, slurm_dir, slurm_study++, missing, problems);
+            if (!missing.empty()) { // a result file vanished since the check
+                throw std::runtime_error(describe_trial(*slurm, missing.front()) +
+                                         " has no result in " + slurm_dir);
+            }
+        } else {
+            results = run_study(study.spec, study.cells, run_workload_trial, run);
+        }
         if (published[s]) {
             attach_published(results, study.cells, *published[s]); // wins over the study's own
         }

@@ -6,6 +6,7 @@
 // See docs/reproduce.md.
 
 #include "hw/config/config.h"
+#include "sim/study/slurm.h"
 #include "sim/study/study.h"
 
 #include <iosfwd>
@@ -34,6 +35,13 @@ struct ReproduceOptions {
     bool no_cache = false;
     std::string command_line; // as typed, for the report
     std::string json_path;    // also write the run's manifest here ("-" = standard output)
+    // --slurm: the trials run as Slurm job arrays through the study directory
+    // OUT/slurm (docs/cluster.md) instead of local processes; the report is made
+    // once every result is there.
+    bool slurm = false;
+    bool wait = false; // --slurm: wait for the jobs, then make the report
+    size_t chunk = 0;  // --slurm: trials per array task (0: chosen)
+    SlurmOptions submit;
 };
 
 // A study as the command runs it: its cells already carry the --quick/--trials
@@ -63,7 +71,10 @@ void adjust_cell(StudyCell &cell, int trials, double file_scale);
 
 // Runs everything and writes the report; progress and the final summary go to
 // `out`. Returns the command's exit status (0, or 1 when some trial's data did not
-// verify or the figures could not be made).
+// verify or the figures could not be made). With opts.slurm: plans OUT/slurm (or
+// checks that it holds the same plan), submits the tasks whose results are missing
+// unless some are still queued, and returns 0 without a report while results are
+// missing, unless opts.wait (then waits, and 1 when some are still missing).
 int run_reproduce(const ReproduceOptions &opts, std::ostream &out);
 
 } // namespace starfish::sim

@@ -156,14 +156,18 @@ StudySpec parse_study(const json &doc, const std::string &origin, const std::str
     return spec;
 }
 
-StudySpec load_study(const std::string &path) {
+json read_json_document(const std::string &path, const std::string &what) {
     std::ifstream in(path);
     if (!in) {
-        throw ConfigError("cannot read study file '" + path + "'");
+        throw ConfigError("cannot read " + what + " '" + path + "'");
     }
     std::ostringstream text;
     text << in.rdbuf();
-    StudySpec spec = parse_study(config::parse_json_text(text.str(), path), path, dir_of(path));
+    return config::parse_json_text(text.str(), path);
+}
+
+StudySpec load_study(const std::string &path) {
+    StudySpec spec = parse_study(read_json_document(path, "study file"), path, dir_of(path));
     std::string base = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
     spec.name = base.size() > 5 && base.substr(base.size() - 5) == ".json"
                     ? base.substr(0, base.size() - 5)
@@ -310,8 +314,6 @@ std::vector<size_t> trial_start_order(const std::vector<double> &costs, int jobs
     return order;
 }
 
-namespace {
-
 std::vector<CellResult> summarise_cells(const StudySpec &spec, const std::vector<StudyCell> &cells,
                                         std::vector<CellResult> out) {
     std::optional<PublishedTable> table;
@@ -342,8 +344,6 @@ std::vector<CellResult> summarise_cells(const StudySpec &spec, const std::vector
     }
     return out;
 }
-
-} // namespace
 
 void attach_published(std::vector<CellResult> &results, const std::vector<StudyCell> &cells,
                       const PublishedTable &table) {

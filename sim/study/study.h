@@ -52,6 +52,10 @@ struct StudyCell {
     config::Config cfg;
 };
 
+// A JSON file's document. Throws config::ConfigError naming the file (`what`:
+// "study file", "manifest", ...) when it cannot be read or parsed.
+nlohmann::json read_json_document(const std::string &path, const std::string &what);
+
 // Reads and checks a study file; a relative compare file is resolved against the
 // study file's directory.
 // Throws config::ConfigError naming the file and the problem.
@@ -105,6 +109,12 @@ struct CellResult {
 // for (replacing an earlier value), leaving the others alone.
 void attach_published(std::vector<CellResult> &results, const std::vector<StudyCell> &cells,
                       const PublishedTable &table);
+
+// Every cell's summary of its trials' metric (mean, cv, ci95, min, max, trials)
+// and, when the study compares, its published value: what run_study returns once
+// the trials are in `results` (one CellResult per cell, trials in order).
+std::vector<CellResult> summarise_cells(const StudySpec &spec, const std::vector<StudyCell> &cells,
+                                        std::vector<CellResult> results);
 
 // Relative expected run time of one trial of a cell (any positive scale).
 using TrialCostFunction = std::function<double(const config::Config &cfg)>;

@@ -26,6 +26,11 @@ double workload_trial_cost(const config::Config &cfg) {
     return kind.cost_estimate ? kind.cost_estimate(cfg) : 1.0;
 }
 
+double workload_trial_events(const config::Config &cfg) {
+    constexpr double kTrialStartEvents = 20000;
+    return workload_trial_cost(cfg) + kTrialStartEvents;
+}
+
 std::optional<TrialCache> study_trial_cache(bool no_cache, const std::string &dir_option) {
     const char *corrupt = std::getenv("STARFISH_DEBUG_CORRUPT_DATA");
     if (no_cache || (corrupt != nullptr && std::string(corrupt) == "1")) {

@@ -23,6 +23,11 @@ nlohmann::json run_workload_trial(const config::Config &cfg, int trial);
 // The relative host time of one trial: the kind's cost_estimate, else 1.
 double workload_trial_cost(const config::Config &cfg);
 
+// The host work of one trial in simulation events: workload_trial_cost plus the
+// start of a trial process and the machine's elaboration, about 20 000 events'
+// worth (without it thousands of tiny --quick trials would look free).
+double workload_trial_events(const config::Config &cfg);
+
 // The cache in `dir_option`, else default_trial_cache_dir(); none with `no_cache`,
 // when no directory can be found, or under the data-corruption test hook
 // (STARFISH_DEBUG_CORRUPT_DATA=1 changes results without changing the

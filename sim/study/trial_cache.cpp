@@ -103,8 +103,8 @@ std::string default_trial_cache_dir() {
     return "";
 }
 
-TrialCache::TrialCache(std::string dir, std::string identity)
-    : dir_(std::move(dir)), identity_(std::move(identity)) {}
+TrialCache::TrialCache(std::string dir, std::string identity, Layout layout)
+    : dir_(std::move(dir)), identity_(std::move(identity)), layout_(layout) {}
 
 json TrialCache::key_document(const config::Config &cfg, int trial) const {
     json config = json::object();
@@ -118,24 +118,32 @@ json TrialCache::key_document(const config::Config &cfg, int trial) const {
     return json{{"config", config}, {"trial", trial}, {"simulator", identity_}};
 }
 
-std::string TrialCache::entry_path(const config::Config &cfg, int trial) const {
+std::string TrialCache::entry_name(const config::Config &cfg, int trial) const {
     std::string text = key_document(cfg, trial).dump();
-    std::string name = hex64(fnv1a64(text.data(), text.size()));
+    return hex64(fnv1a64(text.data(), text.size()));
+}
+
+std::string TrialCache::entry_path(const config::Config &cfg, int trial) const {
+    std::string name = entry_name(cfg, trial);
+    if (layout_ == Layout::Flat) {
+        return dir_ + "/" + name + ".json";
+    }
     // Two-level fan-out keeps directories small for studies of thousands of trials.
     return dir_ + "/" + name.substr(0, 2) + "/" + name + ".json";
 }
 
-std::optional<json> TrialCache::load(const config::Config &cfg, int trial,
-                                     std::string &warning) const {
-    warning.clear();
+std::optional<json> TrialCache::read(const config::Config &cfg, int trial,
+                                     std::string &problem) const {
+    problem.clear();
     std::string path = entry_path(cfg, trial);
+    const char *noun = layout_ == Layout::Flat ? "result file" : "cache entry";
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
         return std::nullopt;
     }
     std::ifstream in(path);
     if (!in) {
-        warning = "cannot read cache entry '" + path + "'; running the trial";
+        problem = std::string("cannot read ") + noun + " '" + path + "'";
         return std::nullopt;
     }
     std::ostringstream text;
@@ -144,20 +152,27 @@ std::optional<json> TrialCache::load(const config::Config &cfg, int trial,
     try {
         entry = json::parse(text.str());
     } catch (const json::exception &e) {
-        warning =
-            "ignoring corrupt cache entry '" + path + "' (" + e.what() + "); running the trial";
+        problem = std::string("ignoring corrupt ") + noun + " '" + path + "' (" + e.what() + ")";
         return std::nullopt;
     }
     if (!entry.is_object() || !entry.contains("key") || !entry.contains("result") ||
         !entry["result"].is_object()) {
-        warning =
-            "ignoring corrupt cache entry '" + path + "' (no key or result); running the trial";
+        problem = std::string("ignoring corrupt ") + noun + " '" + path + "' (no key or result)";
         return std::nullopt;
     }
     if (entry["key"] != key_document(cfg, trial)) {
         return std::nullopt; // another key with the same hash: a plain miss
     }
     return entry["result"];
+}
+
+std::optional<json> TrialCache::load(const config::Config &cfg, int trial,
+                                     std::string &warning) const {
+    auto result = read(cfg, trial, warning);
+    if (!warning.empty()) {
+        warning += "; running the trial";
+    }
+    return result;
 }
 
 bool TrialCache::has_entry(const config::Config &cfg, int trial) const {

@@ -32,18 +32,29 @@ std::string default_trial_cache_dir();
 
 class TrialCache {
 public:
-    TrialCache(std::string dir, std::string identity);
+    // FanOut: DIR/ab/<name>.json, for the shared cache of thousands of studies;
+    // Flat: DIR/<name>.json, for one study directory (docs/cluster.md).
+    enum class Layout { FanOut, Flat };
+
+    TrialCache(std::string dir, std::string identity, Layout layout = Layout::FanOut);
 
     // {"config": every parameter except those that cannot change a trial's result
     // (workload.trials, workload.jobs), "trial": t, "simulator": identity}, with
     // integral reals written as integers so 10 and 10.0 give the same key.
     nlohmann::json key_document(const config::Config &cfg, int trial) const;
+    // The hash of the key document (16 hex digits): the entry's file name without
+    // ".json", and a trial's id in a study directory.
+    std::string entry_name(const config::Config &cfg, int trial) const;
     std::string entry_path(const config::Config &cfg, int trial) const;
 
     // The cached result, or nullopt. An entry that cannot be read or parsed is a
     // miss and sets `warning` (it is overwritten when the trial has run).
     std::optional<nlohmann::json> load(const config::Config &cfg, int trial,
                                        std::string &warning) const;
+    // The same, with `problem` saying what is wrong with an unreadable entry but not
+    // what the caller does about it ("ignoring corrupt result file '...' (...)").
+    std::optional<nlohmann::json> read(const config::Config &cfg, int trial,
+                                       std::string &problem) const;
     // Whether an entry file exists for the trial; it is not read (a corrupt entry
     // counts), so this is for estimates such as the work a run still has to do.
     bool has_entry(const config::Config &cfg, int trial) const;
@@ -53,10 +64,12 @@ public:
     std::string store(const config::Config &cfg, int trial, const nlohmann::json &result) const;
 
     const std::string &dir() const { return dir_; }
+    const std::string &identity() const { return identity_; }
 
 private:
     std::string dir_;
     std::string identity_;
+    Layout layout_;
 };
 
 } // namespace starfish::sim

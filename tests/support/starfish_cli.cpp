@@ -1,5 +1,8 @@
 #include "tests/support/starfish_cli.h"
 
+#include <fstream>
+#include <sstream>
+
 #include <boost/test/unit_test.hpp>
 
 namespace starfish::testing {
@@ -23,6 +26,13 @@ ProcessResult run_starfish(std::vector<std::string> args) {
 
 bool contains(const std::string &text, const std::string &part) {
     return text.find(part) != std::string::npos;
+}
+
+std::string read_file(const std::string &path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
 }
 
 } // namespace starfish::testing

@@ -20,4 +20,7 @@ ProcessResult run_starfish(std::vector<std::string> args);
 
 bool contains(const std::string &text, const std::string &part);
 
+// A file's whole text ("" when it cannot be read).
+std::string read_file(const std::string &path);
+
 } // namespace starfish::testing
