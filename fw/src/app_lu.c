@@ -26,6 +26,7 @@ typedef struct lu_cp {
     bool ddio;
     fw_spfs_client_t *spfs;
     fw_msg_barrier_t *barrier; /* all CPs */
+    fw_group_t broadcast;      /* the Memputs of one pivot's multipliers */
     unsigned *cp_nodes;
     /* Node memory registered as the Memput/Memget base: the slab (SLAB_COLS columns)
      * then two multiplier buffers, used by pivots of alternate parity. */
@@ -116,10 +117,7 @@ static const float *broadcast_multipliers(lu_cp_t *c, uint32_t slab_start, uint3
         uint64_t t0 = hal_now_cycles(h);
         memcpy(mult + i + 1, col + i + 1, sizeof(float) * count);
         hal_cycles(h, count * c->element_cycles);
-        fw_group_t *g = (fw_group_t *)hal_mem_alloc(h, sizeof *g, 8);
-        if (!g) {
-            hal_fail(h, "lu: node memory exhausted (broadcast group)");
-        }
+        fw_group_t *g = &c->broadcast;
         fw_group_init(c->m, g);
         hal_sem_name(h, &g->sem, "lu: multipliers delivered to every CP", 0);
         for (unsigned k = 0; k < c->shape.cps && count > 0; ++k) {
@@ -130,7 +128,6 @@ static const float *broadcast_multipliers(lu_cp_t *c, uint32_t slab_start, uint3
             }
         }
         note_status(c, fw_group_wait(c->m, g));
-        hal_mem_free(h, g);
         fw_msg_barrier_wait(c->m, c->barrier);
         c->comm_cycles += hal_now_cycles(h) - t0;
     } else {

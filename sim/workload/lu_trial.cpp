@@ -5,13 +5,13 @@
 #include "fw/apps.h"
 #include "fw/layout.h"
 #include "fw/lu.h"
-#include "fw/transfer.h"
 #include "hw/data_pattern.h"
 #include "hw/platform/machine.h"
 #include "hw/rng.h"
 #include "sim/report/statistics.h"
 #include "sim/workload/lu_check.h"
 #include "sim/workload/transfer_check.h"
+#include "sim/workload/trial_support.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -45,24 +45,6 @@ uint64_t matrix_seed(const config::Config &cfg, int trial) {
                               static_cast<uint64_t>(trial), HW_RNG_STREAM_DATA, 1);
 }
 
-fw_layout_t layout_of(const config::Config &cfg, int trial) {
-    fw_disk_geometry_t disk{
-        static_cast<uint32_t>(cfg.get_int("disk.sector_bytes")),
-        static_cast<uint32_t>(cfg.get_int("disk.sectors_per_track")),
-        static_cast<uint32_t>(cfg.get_int("disk.cylinders") * cfg.get_int("disk.heads"))};
-    fw_layout_t l;
-    char msg[256];
-    if (fw_transfer_layout_of(&l, cfg.get_string("workload.layout").c_str(), lu_file_bytes(cfg),
-                              static_cast<uint32_t>(cfg.get_int("fs.block_bytes")), disk,
-                              static_cast<uint32_t>(cfg.get_int("machine.iop_count") *
-                                                    cfg.get_int("machine.disks_per_iop")),
-                              static_cast<uint64_t>(cfg.get_int("workload.seed")),
-                              static_cast<uint64_t>(trial), msg, sizeof msg) != FW_LAYOUT_OK) {
-        throw std::runtime_error(std::string("lu: the matrix file cannot be placed: ") + msg);
-    }
-    return l;
-}
-
 // Where each file block is, on which global disk.
 struct FilePlacement {
     fw_layout_t layout;
@@ -71,10 +53,9 @@ struct FilePlacement {
     std::vector<const uint32_t *> table_ptrs;
 
     FilePlacement(const config::Config &cfg, int trial)
-        : layout(layout_of(cfg, trial)), numbering{static_cast<uint32_t>(
-                                                       cfg.get_int("machine.iop_count")),
-                                                   static_cast<uint32_t>(
-                                                       cfg.get_int("machine.disks_per_iop"))} {
+        : layout(file_layout_of(cfg, lu_file_bytes(cfg), trial)),
+          numbering{static_cast<uint32_t>(cfg.get_int("machine.iop_count")),
+                    static_cast<uint32_t>(cfg.get_int("machine.disks_per_iop"))} {
         tables.resize(numbering.disk_count());
         for (uint32_t d = 0; d < numbering.disk_count(); ++d) {
             tables[d].resize(fw_layout_table_bytes(&layout, d) / sizeof(uint32_t));
@@ -94,12 +75,7 @@ struct FilePlacement {
 };
 
 uint64_t export_of(platform::Node &n, const std::string &key) {
-    auto it = n.exports().find(key);
-    if (it == n.exports().end()) {
-        throw std::runtime_error("node " + std::to_string(n.setup().node_id) + " did not report " +
-                                 key);
-    }
-    return it->second;
+    return node_export(n, key);
 }
 
 uint64_t export_or_zero(platform::Node &n, const std::string &key) {
