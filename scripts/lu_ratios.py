@@ -100,8 +100,10 @@ def main():
                             pct(get(cells, o, "time"), get(cells, f, "time")),
                             f"{get(cells, o, 'installs') or 0:.0f}"]
                 rows.append(row)
-        table(f"{other // 1024} KB / 4 KB", ["layout", "slab", "SPFS traffic", "SPFS time",
-              "SPFS inst. reads", "DDIO traffic", "DDIO time", "DDIO inst. reads"], rows, a.markdown)
+        kb = other // 1024
+        table(f"{kb} KB / 4 KB", ["layout", "slab", "SPFS traffic", "SPFS time",
+              f"SPFS inst. reads ({kb} KB)", "DDIO traffic", "DDIO time",
+              f"DDIO inst. reads ({kb} KB)"], rows, a.markdown)
 
 
 if __name__ == "__main__":
