@@ -13,9 +13,10 @@
 namespace starfish::sim {
 
 void declare_workload_params(config::Registry &reg) {
-    reg.add_string("workload.kind", "transfer", {"transfer", "commtest"},
+    reg.add_string("workload.kind", "transfer", {"transfer", "commtest", "lu"},
                    "what `starfish run` does: transfer = one collective file transfer per trial "
-                   "(docs/transfer.md); commtest = the communication self-test (docs/machine.md)",
+                   "(docs/transfer.md); commtest = the communication self-test (docs/machine.md); "
+                   "lu = the out-of-core LU decomposition (docs/lu.md)",
                    "convention: the paper's experiment is the default");
     reg.add_int("workload.trials", 5, "trials", {1, 1000},
                 "independent trials per configuration (layout, rotation, network noise vary)",
@@ -26,6 +27,30 @@ void declare_workload_params(config::Registry &reg) {
     reg.add_int("workload.jobs", 0, "processes", {0, 256},
                 "trials simulated at once in separate processes; 0 = one per host core",
                 "convention: results do not depend on it (each trial is seeded on its own)");
+
+    // The LU program (docs/lu.md) runs on SPFS or DDIO, and each CP holds its slab and
+    // two columns of multipliers in its memory.
+    reg.add_check([](const config::Config &cfg) -> std::string {
+        if (cfg.get_string("workload.kind") != "lu") {
+            return "";
+        }
+        const std::string &fs = cfg.get_string("fs.kind");
+        if (fs != "spfs" && fs != "ddio") {
+            return "fs.kind = " + fs + ": workload.kind = lu runs on spfs or ddio only";
+        }
+        uint64_t col_bytes = 4 * static_cast<uint64_t>(cfg.get_int("lu.n"));
+        uint64_t need = col_bytes * (static_cast<uint64_t>(cfg.get_int("lu.slab_cols")) + 2);
+        uint64_t memory = static_cast<uint64_t>(cfg.get_int("machine.node_memory_kb")) * 1024;
+        // A quarter of node memory stays for the firmware's own state.
+        if (need > memory - memory / 4) {
+            return "lu.slab_cols = " + std::to_string(cfg.get_int("lu.slab_cols")) +
+                   " columns of lu.n = " + std::to_string(cfg.get_int("lu.n")) + " floats need " +
+                   std::to_string(need) +
+                   " bytes per CP, more than 3/4 of machine.node_memory_kb = " +
+                   std::to_string(cfg.get_int("machine.node_memory_kb")) + " KB";
+        }
+        return "";
+    });
 
     // The file must be a whole number of records and the pattern must fit the CPs;
     // the firmware library decides, so the message is the same one the IOPs would give.

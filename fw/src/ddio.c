@@ -15,6 +15,10 @@ void fw_ddio_block_list(const fw_layout_t *l, uint32_t file_disk, const uint32_t
     if (presort) {
         fw_layout_sort_by_lba(out, (size_t)n);
     }
+    fw_ddio_rotate(out, n, rotate);
+}
+
+void fw_ddio_rotate(fw_disk_block_t *out, uint64_t n, uint64_t rotate) {
     if (n == 0 || rotate % n == 0) {
         return;
     }
@@ -42,25 +46,25 @@ bool fw_ddio_use_queued(const char *mode, uint64_t record_bytes, uint32_t block_
 
 /* ---- CP side ------------------------------------------------------------------ */
 
-int fw_ddio_collective(fw_msg_t *m, const fw_transfer_req_t *req) {
+/* Multicasts a request body of `bytes` to every IOP and waits for every answer. */
+static int collective(fw_msg_t *m, unsigned type, const void *req, uint32_t bytes) {
     hal_t *h = fw_msg_hal(m);
     unsigned iops = hal_iop_count(h);
     /* The request body travels by DMA, so it must be in node memory. */
-    fw_transfer_req_t *body = (fw_transfer_req_t *)hal_mem_alloc(h, sizeof *body, 8);
+    void *body = hal_mem_alloc(h, bytes, 8);
     unsigned *nodes = (unsigned *)hal_mem_alloc(h, (uint32_t)(sizeof(unsigned) * iops), 8);
     fw_reply_t *results = (fw_reply_t *)hal_mem_alloc(h, (uint32_t)(sizeof(fw_reply_t) * iops), 8);
     fw_group_t *group = (fw_group_t *)hal_mem_alloc(h, sizeof *group, 8);
     if (!body || !nodes || !results || !group) {
         hal_fail(h, "DDIO: node memory exhausted on the requesting CP");
     }
-    *body = *req;
+    memcpy(body, req, bytes);
     for (unsigned k = 0; k < iops; ++k) {
         nodes[k] = hal_iop_node(h, k);
     }
     fw_group_init(m, group);
     hal_sem_name(h, &group->sem, "DDIO collective request: every IOP's answer", 0);
-    fw_msg_multicast(m, nodes, iops, FW_DDIO_REQUEST_TYPE, NULL, body, sizeof *body, results,
-                     group);
+    fw_msg_multicast(m, nodes, iops, type, NULL, body, bytes, results, group);
     int status = fw_group_wait(m, group);
     for (unsigned k = 0; k < iops && status == FW_MSG_OK; ++k) {
         status = results[k].status;
@@ -72,6 +76,45 @@ int fw_ddio_collective(fw_msg_t *m, const fw_transfer_req_t *req) {
     return status;
 }
 
+int fw_ddio_collective(fw_msg_t *m, const fw_transfer_req_t *req) {
+    return collective(m, FW_DDIO_REQUEST_TYPE, req, sizeof *req);
+}
+
+int fw_ddio_collective_range(fw_msg_t *m, const fw_ddio_range_req_t *req) {
+    return collective(m, FW_DDIO_RANGE_REQUEST_TYPE, req, sizeof *req);
+}
+
+/* ---- range requests (pure) ---------------------------------------------------------- */
+
+void fw_ddio_range_pieces_begin(fw_ddio_range_iter_t *it, const fw_ddio_range_req_t *req,
+                                uint64_t file_offset, uint64_t length) {
+    uint64_t lo = req->file_offset, hi = req->file_offset + req->length;
+    uint64_t end = file_offset + length;
+    it->req = req;
+    it->pos = file_offset > lo ? file_offset : lo;
+    it->end = end < hi ? end : hi;
+}
+
+bool fw_ddio_range_pieces_next(fw_ddio_range_iter_t *it, fw_pattern_piece_t *out) {
+    const fw_ddio_range_req_t *q = it->req;
+    if (it->pos >= it->end || q->record_bytes == 0 || q->cp_count == 0) {
+        return false;
+    }
+    uint64_t rel = it->pos - q->file_offset;
+    uint64_t record = rel / q->record_bytes;
+    uint64_t within = rel % q->record_bytes;
+    uint64_t len = q->record_bytes - within;
+    if (len > it->end - it->pos) {
+        len = it->end - it->pos;
+    }
+    out->cp = (uint32_t)((q->first_cp + record) % q->cp_count);
+    out->cp_offset = (record / q->cp_count) * q->record_bytes + within;
+    out->file_offset = it->pos;
+    out->length = len;
+    it->pos += len;
+    return true;
+}
+
 /* ---- IOP side ------------------------------------------------------------------ */
 
 typedef struct ddio_disk {
@@ -81,6 +124,7 @@ typedef struct ddio_disk {
     uint32_t *table;       /* layout table (NULL for contiguous) */
     uint64_t count;        /* blocks of the file on this disk */
     fw_disk_block_t *list; /* this request's order */
+    uint64_t len;          /* entries of list this request moves */
     uint64_t next;         /* next unclaimed entry of list */
     fw_scsi_cmd_t *prefetch;
     uint32_t reads_in_flight; /* buffers waiting for a READ of this disk */
@@ -118,8 +162,12 @@ struct fw_ddio_iop {
     uint32_t block_cycles;
     uint32_t piece_cycles;
     uint32_t piece_2d_cycles;
-    /* the request being served */
+    uint64_t file_bytes; /* workload.file_mb */
+    /* the request being served: a pattern, or a range (fw_ddio_range_req_t) */
     fw_pattern_t pattern;
+    bool range;
+    bool is_write;
+    fw_ddio_range_req_t range_req;
     bool queued;
     fw_group_t put_group; /* queued Memputs of the whole request */
     hal_sem_t finished;
@@ -139,7 +187,7 @@ _Noreturn static void fail_status(fw_ddio_iop_t *io, const char *what, uint64_t 
 
 /* Claims the next block of the disk's list; false when none is left. */
 static bool claim(ddio_disk_t *d, fw_disk_block_t *out) {
-    if (d->next >= d->count) {
+    if (d->next >= d->len) {
         return false;
     }
     *out = d->list[d->next++];
@@ -165,12 +213,19 @@ static bool other_block_ready(const fw_ddio_iop_t *io, const ddio_buffer_t *self
 static void move_pieces(fw_ddio_iop_t *io, ddio_buffer_t *b, uint64_t file_block, uint64_t bytes) {
     hal_t *h = io->h;
     uint64_t start = file_block * io->block_bytes;
-    bool write = io->pattern.is_write;
+    bool write = io->is_write;
     fw_pattern_piece_iter_t it;
+    fw_ddio_range_iter_t range_it;
     fw_pattern_piece_t piece;
-    uint32_t piece_cycles = io->piece_cycles + (io->pattern.dims == 2 ? io->piece_2d_cycles : 0);
-    fw_pattern_pieces_begin(&it, &io->pattern, start, bytes);
-    while (fw_pattern_pieces_next(&it, &piece)) {
+    uint32_t piece_cycles = io->piece_cycles;
+    if (io->range) {
+        fw_ddio_range_pieces_begin(&range_it, &io->range_req, start, bytes);
+    } else {
+        piece_cycles += io->pattern.dims == 2 ? io->piece_2d_cycles : 0;
+        fw_pattern_pieces_begin(&it, &io->pattern, start, bytes);
+    }
+    while (io->range ? fw_ddio_range_pieces_next(&range_it, &piece)
+                     : fw_pattern_pieces_next(&it, &piece)) {
         /* Threads are not preempted: without this, a buffer thread whose pieces are
          * all in could not start its disk write until this long loop ends. */
         if (io->yield_to_ready && other_block_ready(io, b)) {
@@ -200,6 +255,24 @@ static void move_pieces(fw_ddio_iop_t *io, ddio_buffer_t *b, uint64_t file_block
     }
 }
 
+/* Bytes of a file block the request moves: the request's file (a pattern) or the
+ * whole file (a range; pieces outside the range are not moved). */
+static uint64_t block_extent(const fw_ddio_iop_t *io, uint64_t file_block) {
+    uint64_t file = io->range ? io->file_bytes : io->pattern.file_bytes;
+    uint64_t bytes = file - file_block * io->block_bytes;
+    return bytes > io->block_bytes ? io->block_bytes : bytes;
+}
+
+/* A range request covers the block only partly: its other bytes must be read first. */
+static bool needs_partial_read(const fw_ddio_iop_t *io, uint64_t file_block, uint64_t bytes) {
+    if (!io->range) {
+        return false;
+    }
+    uint64_t start = file_block * io->block_bytes;
+    const fw_ddio_range_req_t *q = &io->range_req;
+    return start < q->file_offset || start + bytes > q->file_offset + q->length;
+}
+
 static void buffer_thread(hal_t *h, void *arg) {
     ddio_buffer_t *b = (ddio_buffer_t *)arg;
     ddio_disk_t *d = b->disk;
@@ -208,13 +281,18 @@ static void buffer_thread(hal_t *h, void *arg) {
     while (claim(d, &blk)) {
         hal_cycles(h, io->block_cycles);
         uint64_t file_block = fw_layout_file_block(&io->layout, d->file_disk, blk.local_index);
-        uint64_t bytes = io->pattern.file_bytes - file_block * io->block_bytes;
-        if (bytes > io->block_bytes) {
-            bytes = io->block_bytes;
-        }
+        uint64_t bytes = block_extent(io, file_block);
         uint16_t sectors = (uint16_t)((bytes + HW_SECTOR_BYTES - 1) / HW_SECTOR_BYTES);
         uint32_t addr = hal_mem_addr(h, b->data);
-        if (io->pattern.is_write) {
+        if (io->is_write) {
+            if (needs_partial_read(io, file_block, bytes)) {
+                uint32_t st = fw_scsi_do10(io->scsi, b->cmd, d->target, HW_SCSI_OP_READ10, 0,
+                                           blk.lba, sectors, addr);
+                if (st != HW_SCSI_STATUS_GOOD) {
+                    fail_status(io, "disk read before a partial write", file_block, b->cmd, st);
+                }
+                ++io->stats.partial_reads;
+            }
             move_pieces(io, b, file_block, bytes);
             uint32_t st = fw_scsi_do10(io->scsi, b->cmd, d->target, HW_SCSI_OP_WRITE10, 0, blk.lba,
                                        sectors, addr);
@@ -232,8 +310,8 @@ static void buffer_thread(hal_t *h, void *arg) {
             /* No other buffer is reading from the drive, so every buffer is busy with
              * the CPs and the drive would go idle: start it on the next block now, so
              * the block is in the drive's cache when a buffer frees up. */
-            if (io->prefetch && d->reads_in_flight == 0 && d->next < d->count &&
-                !d->prefetch->busy && !d->prefetch_submitting) {
+            if (io->prefetch && d->reads_in_flight == 0 && d->next < d->len && !d->prefetch->busy &&
+                !d->prefetch_submitting) {
                 d->prefetch_submitting = true; /* the other buffer threads keep out */
                 if (d->prefetch_issued) {
                     fw_scsi_wait(io->scsi, d->prefetch); /* already complete: consume it */
@@ -253,38 +331,52 @@ static void buffer_thread(hal_t *h, void *arg) {
     hal_sem_post(h, &io->finished);
 }
 
-/* The collective request: plan, run the buffer threads, wait, reply. */
-static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
-    fw_ddio_iop_t *io = (fw_ddio_iop_t *)arg;
+/* Each local disk's list of the blocks the request moves: all of the disk's file
+ * blocks for a pattern, those that overlap the range for a range request (in the
+ * same order, so presorting applies to them alike). */
+static void plan_lists(fw_ddio_iop_t *io) {
     hal_t *h = io->h;
-    fw_transfer_req_t tr;
-    char msg[200];
-    if (!req->body || req->body_bytes != sizeof tr) {
-        hal_fail(h, "DDIO: malformed collective request");
-    }
-    memcpy(&tr, req->body, sizeof tr);
-    if (fw_transfer_pattern(&tr, &io->pattern, msg, sizeof msg) != FW_PATTERN_OK) {
-        hal_fail(h, msg);
-    }
-    if (io->pattern.file_bytes > (uint64_t)io->layout.params.file_blocks * io->block_bytes) {
-        hal_fail(h, "DDIO: the request is larger than the file");
-    }
-    ++io->stats.requests;
-    io->queued = fw_ddio_use_queued(io->queued_mode, io->pattern.record_bytes, io->block_bytes);
     unsigned iop = hal_role_index(h);
+    for (uint32_t k = 0; k < io->disks; ++k) {
+        ddio_disk_t *d = &io->disk[k];
+        d->next = 0;
+        if (!io->range) {
+            hal_cycles(h, (uint32_t)(io->plan_block_cycles * d->count));
+            uint64_t rotate =
+                io->stagger ? fw_ddio_stagger_rotation(iop, hal_iop_count(h), d->count) : 0;
+            fw_ddio_block_list(&io->layout, d->file_disk, d->table, io->presort, rotate, d->list);
+            d->len = d->count;
+            continue;
+        }
+        fw_ddio_block_list(&io->layout, d->file_disk, d->table, io->presort, 0, d->list);
+        uint64_t first = io->range_req.file_offset / io->block_bytes;
+        uint64_t end = (io->range_req.file_offset + io->range_req.length + io->block_bytes - 1) /
+                       io->block_bytes;
+        uint64_t kept = 0;
+        for (uint64_t e = 0; e < d->count; ++e) {
+            uint64_t b = fw_layout_file_block(&io->layout, d->file_disk, d->list[e].local_index);
+            if (b >= first && b < end) {
+                d->list[kept++] = d->list[e];
+            }
+        }
+        d->len = kept;
+        hal_cycles(h, (uint32_t)(io->plan_block_cycles * kept));
+        if (io->stagger) {
+            fw_ddio_rotate(d->list, kept, fw_ddio_stagger_rotation(iop, hal_iop_count(h), kept));
+        }
+    }
+}
+
+/* Plans, runs the buffer threads, waits and replies. */
+static void serve(fw_msg_t *m, const fw_request_t *req, fw_ddio_iop_t *io) {
+    hal_t *h = io->h;
+    ++io->stats.requests;
     uint32_t nbuf = io->disks * io->buffers_per_disk;
     ddio_buffer_t *bufs = (ddio_buffer_t *)hal_mem_alloc(h, (uint32_t)(sizeof *bufs * nbuf), 8);
     if (!bufs) {
         hal_fail(h, "DDIO: node memory exhausted (buffer table)");
     }
-    for (uint32_t k = 0; k < io->disks; ++k) {
-        ddio_disk_t *d = &io->disk[k];
-        hal_cycles(h, (uint32_t)(io->plan_block_cycles * d->count));
-        uint64_t rotate =
-            io->stagger ? fw_ddio_stagger_rotation(iop, hal_iop_count(h), d->count) : 0;
-        fw_ddio_block_list(&io->layout, d->file_disk, d->table, io->presort, rotate, d->list);
-        d->next = 0;
-    }
+    plan_lists(io);
     hal_sem_init(h, &io->finished, 0);
     hal_sem_name(h, &io->finished, "DDIO: buffer threads finished", 0);
     fw_group_init(m, &io->put_group);
@@ -333,7 +425,51 @@ static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
     hal_export(h, "ddio.pieces", io->stats.pieces);
     hal_export(h, "ddio.prefetches", io->stats.prefetches);
     hal_export(h, "ddio.bytes", io->stats.bytes);
+    if (io->range) {
+        hal_export(h, "ddio.partial_reads", io->stats.partial_reads);
+    }
     fw_msg_reply(m, req, FW_MSG_OK, NULL, NULL, 0);
+}
+
+/* The collective request of a pattern. */
+static void ddio_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
+    fw_ddio_iop_t *io = (fw_ddio_iop_t *)arg;
+    hal_t *h = io->h;
+    fw_transfer_req_t tr;
+    char msg[200];
+    if (!req->body || req->body_bytes != sizeof tr) {
+        hal_fail(h, "DDIO: malformed collective request");
+    }
+    memcpy(&tr, req->body, sizeof tr);
+    if (fw_transfer_pattern(&tr, &io->pattern, msg, sizeof msg) != FW_PATTERN_OK) {
+        hal_fail(h, msg);
+    }
+    if (io->pattern.file_bytes > (uint64_t)io->layout.params.file_blocks * io->block_bytes) {
+        hal_fail(h, "DDIO: the request is larger than the file");
+    }
+    io->range = false;
+    io->is_write = io->pattern.is_write;
+    io->queued = fw_ddio_use_queued(io->queued_mode, io->pattern.record_bytes, io->block_bytes);
+    serve(m, req, io);
+}
+
+/* The collective request of a range of cyclically dealt records. */
+static void ddio_range_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
+    fw_ddio_iop_t *io = (fw_ddio_iop_t *)arg;
+    hal_t *h = io->h;
+    fw_ddio_range_req_t *q = &io->range_req;
+    if (!req->body || req->body_bytes != sizeof *q) {
+        hal_fail(h, "DDIO: malformed range request");
+    }
+    memcpy(q, req->body, sizeof *q);
+    if (q->record_bytes == 0 || q->cp_count == 0 || q->cp_count > hal_cp_count(h) ||
+        q->file_offset + q->length > io->file_bytes) {
+        hal_fail(h, "DDIO: a range request outside the file or with no records or CPs");
+    }
+    io->range = true;
+    io->is_write = q->is_write != 0;
+    io->queued = fw_ddio_use_queued(io->queued_mode, q->record_bytes, io->block_bytes);
+    serve(m, req, io);
 }
 
 fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
@@ -393,7 +529,9 @@ fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
             hal_fail(h, "DDIO: node memory exhausted (block list)");
         }
     }
+    io->file_bytes = (uint64_t)(hal_config_real(h, FW_KEY_WORKLOAD_FILE_MB) * 1048576.0 + 0.5);
     fw_msg_register_service(m, FW_DDIO_REQUEST_TYPE, ddio_service, io);
+    fw_msg_register_service(m, FW_DDIO_RANGE_REQUEST_TYPE, ddio_range_service, io);
     return io;
 }
 

@@ -212,6 +212,25 @@ static const fw_param_decl_t fw_params_table[] = {
                "size of the file transferred (MB = 2^20 bytes)",
                "given: docs/reference.md §2 (10 MB; 100 and 1000 MB in the file-size study)"),
 
+    /* ---- the out-of-core LU decomposition (docs/lu.md) ---- */
+    INT_PARAM(FW_KEY_LU_N, 1024, "elements", 2, 16384,
+              "order N of the N x N single-precision matrix decomposed (workload.kind = lu)",
+              "given: docs/lu.md (Kotz HPDC 1995 §4: 1024 x 1024)"),
+    INT_PARAM(FW_KEY_LU_SLAB_COLS, 16, "columns", 1, 65536,
+              "SLAB_COLS: matrix columns each CP holds in memory (its slab)",
+              "given: docs/lu.md (Kotz HPDC 1995 §4: 16, 32 or 128)"),
+    INT_PARAM(FW_KEY_COST_FLOP, 30, "cycles", 0, 1000000,
+              "CP: one floating-point operation of the LU program (a divide for a multiplier, "
+              "a multiply or a subtract of an update)",
+              "derived: Kotz HPDC 1995 §5 anchor, 128-column slabs compute-bound in about one "
+              "minute: 44.7 M updates on the busiest CP x (2 x 30 + 3 x "
+              "cost.lu_element_cycles) = 2.95e9 cycles = 59 s at 50 MHz (docs/lu.md)"),
+    INT_PARAM(FW_KEY_COST_LU_ELEMENT, 2, "cycles", 0, 1000000,
+              "CP: one load or store of a matrix element or multiplier by the LU program "
+              "(an update loads two and stores one)",
+              "estimate: a cache-hitting load or store plus its address arithmetic on the "
+              "50 MHz RISC (docs/lu.md)"),
+
     /* ---- the communication self-test ---- */
     STRING_PARAM(FW_KEY_COMMTEST_PINGPONG_PAIRS, "auto", "",
                  "node pairs for ping-pong, \"a:b,c:d\"; auto = first CP with second CP, "

@@ -13,6 +13,7 @@
 #include "hw/rng.h"
 #include "sim/report/statistics.h"
 #include "sim/workload/transfer_check.h"
+#include "sim/workload/trial_support.h"
 #include "sim/workload/workload.h"
 #include "tlm_models/storage/disk_fault_params.h"
 
@@ -50,31 +51,11 @@ fw_pattern_t pattern_of(const config::Config &cfg) {
 
 // The same layout the IOPs build (fw_transfer_layout), from the configuration.
 fw_layout_t layout_of(const config::Config &cfg, int trial) {
-    fw_disk_geometry_t disk{
-        static_cast<uint32_t>(cfg.get_int("disk.sector_bytes")),
-        static_cast<uint32_t>(cfg.get_int("disk.sectors_per_track")),
-        static_cast<uint32_t>(cfg.get_int("disk.cylinders") * cfg.get_int("disk.heads"))};
-    fw_layout_t l;
-    char msg[256];
-    if (fw_transfer_layout_of(&l, cfg.get_string("workload.layout").c_str(), file_bytes_of(cfg),
-                              static_cast<uint32_t>(cfg.get_int("fs.block_bytes")), disk,
-                              static_cast<uint32_t>(cfg.get_int("machine.iop_count") *
-                                                    cfg.get_int("machine.disks_per_iop")),
-                              static_cast<uint64_t>(cfg.get_int("workload.seed")),
-                              static_cast<uint64_t>(trial), msg, sizeof msg) != FW_LAYOUT_OK) {
-        throw std::runtime_error(msg);
-    }
-    return l;
+    return file_layout_of(cfg, file_bytes_of(cfg), trial);
 }
 
 uint64_t export_of(platform::Node &n, const std::string &key) {
-    const auto &e = n.exports();
-    auto it = e.find(key);
-    if (it == e.end()) {
-        throw std::runtime_error("node " + std::to_string(n.setup().node_id) + " did not report " +
-                                 key);
-    }
-    return it->second;
+    return node_export(n, key);
 }
 
 // SPFS statistics (docs/spfs.md): the IOPs' counters summed, requests per IOP,

@@ -1,6 +1,7 @@
 #include "sim/workload/workload.h"
 
 #include "sim/workload/commtest_trial.h"
+#include "sim/workload/lu_trial.h"
 #include "sim/workload/transfer_trial.h"
 
 #include <sys/resource.h>
@@ -16,6 +17,9 @@ const WorkloadKind &workload_kind(const std::string &name) {
     }
     if (name == "commtest") {
         return commtest_workload();
+    }
+    if (name == "lu") {
+        return lu_workload();
     }
     throw std::runtime_error("workload.kind '" + name + "' is not built into this starfish");
 }

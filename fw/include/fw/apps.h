@@ -26,6 +26,13 @@ void fw_commtest_iop_main(hal_t *h);
 void fw_transfer_cp_main(hal_t *h);
 void fw_transfer_iop_main(hal_t *h);
 
+/* Out-of-core LU decomposition (workload.kind = lu, docs/lu.md): the matrix file is on
+ * the disks before the run; the CPs decompose it in place through fs.kind (spfs or
+ * ddio). Every CP exports "lu.compute_cycles", "lu.io_cycles", "lu.comm_cycles",
+ * "lu.flops" and "lu.status"; CP 0 also "lu.t_start_cycles" and "lu.t_end_cycles". */
+void fw_lu_cp_main(hal_t *h);
+void fw_lu_iop_main(hal_t *h);
+
 #ifdef __cplusplus
 }
 #endif

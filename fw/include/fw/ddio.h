@@ -33,6 +33,33 @@ extern "C" {
 #endif
 
 #define FW_DDIO_REQUEST_TYPE (FW_MSG_TYPE_USER + 1)
+#define FW_DDIO_RANGE_REQUEST_TYPE (FW_MSG_TYPE_USER + 6)
+
+/* A collective request for a byte range of the file whose records are dealt
+ * cyclically to the CPs, starting with first_cp: record r of the range (r = 0, 1, …)
+ * belongs to CP (first_cp + r) mod cp_count, at offset (r / cp_count) x
+ * record_bytes in that CP's registered buffer. The out-of-core LU program's combined
+ * slab (fw/lu.h) is such a range of columns. A block the range covers only partly
+ * is read before it is written (the rest of it must survive). */
+typedef struct fw_ddio_range_req {
+    uint64_t file_offset;
+    uint64_t length;
+    uint64_t record_bytes;
+    uint32_t cp_count;
+    uint32_t first_cp;
+    uint32_t is_write;
+    uint32_t reserved;
+} fw_ddio_range_req_t;
+
+/* The pieces of a range request within file bytes [file_offset, file_offset +
+ * length), clipped to the request's range, in file order (pure). */
+typedef struct fw_ddio_range_iter {
+    const fw_ddio_range_req_t *req;
+    uint64_t pos, end;
+} fw_ddio_range_iter_t;
+void fw_ddio_range_pieces_begin(fw_ddio_range_iter_t *it, const fw_ddio_range_req_t *req,
+                                uint64_t file_offset, uint64_t length);
+bool fw_ddio_range_pieces_next(fw_ddio_range_iter_t *it, fw_pattern_piece_t *out);
 
 /* ---- planning (pure) ------------------------------------------------------------ */
 
@@ -42,6 +69,9 @@ extern "C" {
  * disk's layout table (NULL for contiguous). */
 void fw_ddio_block_list(const fw_layout_t *l, uint32_t file_disk, const uint32_t *table,
                         bool presort, uint64_t rotate, fw_disk_block_t *out);
+
+/* Rotates out[0..n) left by `rotate` places. */
+void fw_ddio_rotate(fw_disk_block_t *out, uint64_t n, uint64_t rotate);
 
 /* Staggered DDIO: IOP k of n starts its list of `len` blocks k/n of the way in. */
 static inline uint64_t fw_ddio_stagger_rotation(uint32_t iop, uint32_t iop_count, uint64_t len) {
@@ -57,6 +87,9 @@ bool fw_ddio_use_queued(const char *mode, uint64_t record_bytes, uint32_t block_
  * reported completion. Returns FW_MSG_OK or the first IOP's error status. */
 int fw_ddio_collective(fw_msg_t *m, const fw_transfer_req_t *req);
 
+/* thread: the same for a range request (the barriers around it are the caller's). */
+int fw_ddio_collective_range(fw_msg_t *m, const fw_ddio_range_req_t *req);
+
 /* ---- IOP side -------------------------------------------------------------------- */
 
 typedef struct fw_ddio_iop fw_ddio_iop_t;
@@ -67,6 +100,7 @@ typedef struct fw_ddio_stats {
     uint64_t pieces;
     uint64_t prefetches;
     uint64_t bytes;
+    uint64_t partial_reads; /* range requests: partly covered blocks read before the write */
 } fw_ddio_stats_t;
 
 /* thread (boot): reads fs.*, ddio.* and the file's layout from the configuration,

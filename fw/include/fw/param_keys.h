@@ -63,6 +63,12 @@
 #define FW_KEY_WORKLOAD_LAYOUT "workload.layout"
 #define FW_KEY_WORKLOAD_FILE_MB "workload.file_mb"
 
+/* ---- the out-of-core LU decomposition (fw/src/app_lu.c; docs/lu.md) ---------------- */
+#define FW_KEY_LU_N "lu.n"
+#define FW_KEY_LU_SLAB_COLS "lu.slab_cols"
+#define FW_KEY_COST_FLOP "cost.flop_cycles"
+#define FW_KEY_COST_LU_ELEMENT "cost.lu_element_cycles"
+
 /* ---- the communication self-test (fw/src/app_commtest.c; docs/messaging.md) -------- */
 #define FW_KEY_COMMTEST_PINGPONG_PAIRS "commtest.pingpong_pairs"
 #define FW_KEY_COMMTEST_PINGPONG_ITERATIONS "commtest.pingpong_iterations"

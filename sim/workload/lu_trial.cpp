@@ -1,0 +1,379 @@
+// workload.kind = lu (docs/lu.md).
+
+#include "sim/workload/lu_trial.h"
+
+#include "fw/apps.h"
+#include "fw/layout.h"
+#include "fw/lu.h"
+#include "hw/data_pattern.h"
+#include "hw/platform/machine.h"
+#include "hw/rng.h"
+#include "sim/report/statistics.h"
+#include "sim/workload/lu_check.h"
+#include "sim/workload/transfer_check.h"
+#include "sim/workload/trial_support.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <ostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace starfish::sim {
+
+using nlohmann::json;
+
+namespace {
+
+fw_lu_shape_t shape_of(const config::Config &cfg) {
+    fw_lu_shape_t s;
+    s.n = static_cast<uint32_t>(cfg.get_int("lu.n"));
+    s.cps = static_cast<uint32_t>(cfg.get_int("machine.cp_count"));
+    s.slab_cols = static_cast<uint32_t>(cfg.get_int("lu.slab_cols"));
+    return s;
+}
+
+uint64_t matrix_bytes(const config::Config &cfg) {
+    uint64_t n = static_cast<uint64_t>(cfg.get_int("lu.n"));
+    return 4 * n * n;
+}
+
+// Seed of the input matrix: its own random stream, so it varies with the trial.
+uint64_t matrix_seed(const config::Config &cfg, int trial) {
+    return hw_rng_stream_seed(static_cast<uint64_t>(cfg.get_int("workload.seed")),
+                              static_cast<uint64_t>(trial), HW_RNG_STREAM_DATA, 1);
+}
+
+// Where each file block is, on which global disk.
+struct FilePlacement {
+    fw_layout_t layout;
+    DiskNumbering numbering;
+    std::vector<std::vector<uint32_t>> tables;
+    std::vector<const uint32_t *> table_ptrs;
+
+    FilePlacement(const config::Config &cfg, int trial)
+        : layout(file_layout_of(cfg, lu_file_bytes(cfg), trial)),
+          numbering{static_cast<uint32_t>(cfg.get_int("machine.iop_count")),
+                    static_cast<uint32_t>(cfg.get_int("machine.disks_per_iop"))} {
+        tables.resize(numbering.disk_count());
+        for (uint32_t d = 0; d < numbering.disk_count(); ++d) {
+            tables[d].resize(fw_layout_table_bytes(&layout, d) / sizeof(uint32_t));
+            if (!tables[d].empty()) {
+                fw_layout_build_table(&layout, d, tables[d].data());
+            }
+            table_ptrs.push_back(tables[d].empty() ? nullptr : tables[d].data());
+        }
+    }
+    uint32_t block_bytes() const { return layout.params.block_bytes; }
+    uint64_t blocks() const { return layout.params.file_blocks; }
+    // (global disk, LBA) of file block b.
+    std::pair<uint32_t, uint32_t> locate(uint64_t b) const {
+        fw_block_location_t loc = fw_layout_locate(&layout, table_ptrs.data(), b);
+        return {numbering.global_id(loc.disk), loc.lba};
+    }
+};
+
+uint64_t export_of(platform::Node &n, const std::string &key) {
+    return node_export(n, key);
+}
+
+uint64_t export_or_zero(platform::Node &n, const std::string &key) {
+    auto it = n.exports().find(key);
+    return it == n.exports().end() ? 0 : it->second;
+}
+
+// The file-system counters the paper's analysis needs (docs/lu.md, "Metrics").
+json fs_statistics(platform::Machine &m, const config::Config &cfg) {
+    int iops = m.shape().iop_count;
+    uint64_t block = static_cast<uint64_t>(cfg.get_int("fs.block_bytes"));
+    json fs;
+    if (cfg.get_string("fs.kind") == "spfs") {
+        uint64_t hits = 0, misses = 0, installs = 0, prefetches = 0, wasted = 0;
+        for (int k = 0; k < iops; ++k) {
+            hits += export_of(m.iop(k), "spfs.cache_hits");
+            misses += export_of(m.iop(k), "spfs.cache_misses");
+            installs += export_of(m.iop(k), "spfs.installation_reads");
+            prefetches += export_of(m.iop(k), "spfs.prefetches_issued");
+            wasted += export_of(m.iop(k), "spfs.prefetches_wasted");
+        }
+        fs = json{
+            {"kind", "spfs"},
+            {"cache_hits", hits},
+            {"cache_misses", misses},
+            {"cache_hit_rate", hits + misses ? static_cast<double>(hits) / (hits + misses) : 0.0},
+            {"installation_reads", installs},
+            {"installation_read_bytes", installs * block},
+            {"prefetches", prefetches},
+            {"prefetches_wasted", wasted}};
+    } else {
+        uint64_t requests = 0, blocks = 0, partial = 0, prefetches = 0;
+        for (int k = 0; k < iops; ++k) {
+            requests = std::max(requests, export_or_zero(m.iop(k), "ddio.requests"));
+            blocks += export_or_zero(m.iop(k), "ddio.blocks");
+            partial += export_or_zero(m.iop(k), "ddio.partial_reads");
+            prefetches += export_or_zero(m.iop(k), "ddio.prefetches");
+        }
+        fs = json{{"kind", "ddio"},
+                  {"requests", requests},
+                  {"blocks", blocks},
+                  {"installation_reads", partial},
+                  {"installation_read_bytes", partial * block},
+                  {"prefetches", prefetches}};
+    }
+    return fs;
+}
+
+} // namespace
+
+uint64_t lu_file_bytes(const config::Config &cfg) {
+    uint64_t block = static_cast<uint64_t>(cfg.get_int("fs.block_bytes"));
+    uint64_t disks = static_cast<uint64_t>(cfg.get_int("machine.iop_count") *
+                                           cfg.get_int("machine.disks_per_iop"));
+    uint64_t matrix_blocks = (matrix_bytes(cfg) + block - 1) / block;
+    return (matrix_blocks + disks) * block;
+}
+
+config::Config lu_machine_config(const config::Config &cfg) {
+    config::Config c = cfg;
+    const std::string why = "lu: the matrix file (lu.n, fs.block_bytes; docs/lu.md)";
+    c.set("workload.file_mb", static_cast<double>(lu_file_bytes(cfg)) / 1048576.0, why);
+    // SPFS's IOPs describe the file by a pattern: a read pattern (the file exists, so
+    // partial writes need installation reads) whose records are the largest power of
+    // two dividing both a column and a block, the unit its caches track written
+    // bytes in, so every column write is whole records.
+    uint64_t col = 4 * static_cast<uint64_t>(cfg.get_int("lu.n"));
+    uint64_t block = static_cast<uint64_t>(cfg.get_int("fs.block_bytes"));
+    uint64_t unit =
+        (col & (~col + 1)) < (block & (~block + 1)) ? (col & (~col + 1)) : (block & (~block + 1));
+    c.set("workload.pattern", "rb", why);
+    c.set("workload.record_bytes", static_cast<int64_t>(unit), why);
+    return c;
+}
+
+json run_lu_trial(const config::Config &user_cfg, int trial,
+                  const std::function<void(platform::Machine &)> &before_check) {
+    config::Config cfg = lu_machine_config(user_cfg);
+    fw_lu_shape_t shape = shape_of(cfg);
+    FilePlacement place(cfg, trial);
+    uint32_t bb = place.block_bytes();
+    uint64_t mbytes = matrix_bytes(cfg);
+
+    LuMatrix original = lu_input_matrix(matrix_seed(cfg, trial), shape.n);
+    std::vector<uint8_t> file = lu_matrix_bytes(original);
+    file.resize(static_cast<size_t>(place.blocks()) * bb);
+    // The padding after the matrix and the guard blocks keep what the disks held.
+    uint8_t sector[HW_SECTOR_BYTES];
+    auto original_block = [&](uint64_t b, uint8_t *out) {
+        auto [disk, lba] = place.locate(b);
+        for (uint32_t s = 0; s < bb / HW_SECTOR_BYTES; ++s) {
+            hw_disk_fill_sector(disk, lba + s, sector);
+            std::memcpy(out + static_cast<size_t>(s) * HW_SECTOR_BYTES, sector, HW_SECTOR_BYTES);
+        }
+    };
+    std::vector<uint8_t> untouched(bb);
+
+    platform::Machine m(cfg, trial, platform::FirmwareSet{fw_lu_cp_main, fw_lu_iop_main});
+    for (uint64_t b = 0; b * bb < mbytes; ++b) {
+        uint8_t *at = file.data() + b * bb;
+        uint64_t in_matrix = std::min<uint64_t>(bb, mbytes - b * bb);
+        if (in_matrix < bb) {
+            original_block(b, untouched.data());
+            std::memcpy(at + in_matrix, untouched.data() + in_matrix, bb - in_matrix);
+        }
+        auto [disk, lba] = place.locate(b);
+        m.disk(static_cast<int>(disk)).write_sectors(lba, bb / HW_SECTOR_BYTES, at);
+    }
+
+    std::string failure = m.run();
+    if (!failure.empty()) {
+        throw std::runtime_error(failure);
+    }
+    platform::Node &cp0 = m.cp(0);
+    if (!cp0.exports().count("lu.t_end_cycles")) {
+        std::ostringstream os;
+        os << "the LU program did not complete: the simulation ran out of activity at "
+           << m.sim_seconds()
+           << " s with CP 0 still waiting; live threads: " << m.live_threads_report();
+        throw std::runtime_error(os.str());
+    }
+    for (int c = 0; c < m.shape().cp_count; ++c) {
+        int64_t st = static_cast<int64_t>(export_of(m.cp(c), "lu.status"));
+        if (st != 0) {
+            throw std::runtime_error("CP " + std::to_string(c) +
+                                     ": the file system reported error " + std::to_string(st));
+        }
+    }
+    if (before_check) {
+        before_check(m);
+    }
+
+    // Read the file back and verify it.
+    std::vector<uint8_t> after(file.size());
+    for (uint64_t b = 0; b < place.blocks(); ++b) {
+        auto [disk, lba] = place.locate(b);
+        m.disk(static_cast<int>(disk))
+            .read_sectors(lba, bb / HW_SECTOR_BYTES, after.data() + b * bb);
+    }
+    LuCheckResult check;
+    for (uint64_t off = mbytes; off < after.size(); ++off) {
+        uint64_t b = off / bb;
+        if (off == mbytes || off % bb == 0) {
+            original_block(b, untouched.data());
+        }
+        ++check.guard_bytes_checked;
+        if (after[off] != untouched[off % bb]) {
+            if (check.guard_bytes_changed == 0) {
+                check.first_error = "file byte " + std::to_string(off) + " (block " +
+                                    std::to_string(b) + ", after the matrix) was written";
+            }
+            ++check.guard_bytes_changed;
+        }
+    }
+    check.verified = check.guard_bytes_changed == 0;
+    LuMatrix reference = original;
+    lu_reference_decompose(reference);
+    LuMatrix result = lu_matrix_from_bytes(after.data(), shape.n);
+    lu_check_decomposition(original, reference, result, check);
+
+    double cpu_hz = cfg.get_real("machine.cpu_mhz") * 1e6;
+    double elapsed = static_cast<double>(export_of(cp0, "lu.t_end_cycles") -
+                                         export_of(cp0, "lu.t_start_cycles")) /
+                     cpu_hz;
+    uint64_t bytes_read = 0, bytes_written = 0, reads = 0, writes = 0, busy_ps = 0;
+    for (int d = 0; d < m.disk_count(); ++d) {
+        const auto &s = m.disk(d).stats();
+        bytes_read += s.bytes_read;
+        bytes_written += s.bytes_written;
+        reads += s.reads;
+        writes += s.writes;
+        busy_ps += s.busy_ps;
+    }
+    double compute_sum = 0, compute_max = 0, io_sum = 0, comm_sum = 0;
+    uint64_t flops = 0;
+    int cps = m.shape().cp_count;
+    for (int c = 0; c < cps; ++c) {
+        double compute = static_cast<double>(export_of(m.cp(c), "lu.compute_cycles")) / cpu_hz;
+        compute_sum += compute;
+        compute_max = std::max(compute_max, compute);
+        io_sum += static_cast<double>(export_of(m.cp(c), "lu.io_cycles")) / cpu_hz;
+        comm_sum += static_cast<double>(export_of(m.cp(c), "lu.comm_cycles")) / cpu_hz;
+        flops += export_of(m.cp(c), "lu.flops");
+    }
+    uint64_t accesses = reads + writes;
+    json t{
+        {"trial", trial},
+        {"elapsed_s", elapsed},
+        {"traffic_bytes", bytes_read + bytes_written},
+        {"verified", check.verified},
+        {"check", check.to_json()},
+        {"disk_io",
+         {{"bytes_read", bytes_read},
+          {"bytes_written", bytes_written},
+          {"accesses", accesses},
+          {"mean_access_ms",
+           accesses ? static_cast<double>(busy_ps) * 1e-9 / static_cast<double>(accesses) : 0.0}}},
+        {"file_system_bytes", 2 * fw_lu_total_slab_columns(&shape) * fw_lu_col_bytes(&shape)},
+        {"cp_time",
+         {{"compute_s", {{"mean", compute_sum / cps}, {"max", compute_max}}},
+          {"io_wait_s", {{"mean", io_sum / cps}}},
+          {"broadcast_s", {{"mean", comm_sum / cps}}}}},
+        {"flops", flops},
+        {"fs", fs_statistics(m, cfg)},
+        {"sim_s", m.sim_seconds()},
+        {"events", m.events()}};
+    json machine = m.summary_json();
+    for (auto it = machine.begin(); it != machine.end(); ++it) {
+        t[it.key()] = *it;
+    }
+    t["host_cpu_s"] = host_cpu_seconds();
+    return t;
+}
+
+namespace {
+
+json summarize_lu(const config::Config &, const std::vector<json> &trials) {
+    std::vector<double> elapsed, traffic;
+    for (const auto &t : trials) {
+        elapsed.push_back(t.at("elapsed_s").get<double>());
+        traffic.push_back(t.at("traffic_bytes").get<double>());
+    }
+    Summary e = summarize(elapsed), b = summarize(traffic);
+    return json{{"mean_elapsed_s", e.mean},
+                {"cv", e.cv},
+                {"ci95_elapsed_s", {e.ci95_low, e.ci95_high}},
+                {"mean_traffic_bytes", b.mean},
+                {"trials", e.n}};
+}
+
+std::string describe_lu(const config::Config &cfg) {
+    std::ostringstream os;
+    os << "lu: " << cfg.get_int("lu.n") << " x " << cfg.get_int("lu.n") << " floats, "
+       << cfg.get_int("lu.slab_cols") << "-column slabs, " << cfg.get_string("fs.kind") << ", "
+       << cfg.get_int("fs.block_bytes") << "-byte blocks, " << cfg.get_string("workload.layout")
+       << " layout; " << cfg.get_int("machine.cp_count") << " CPs, "
+       << cfg.get_int("machine.iop_count") << " IOPs x " << cfg.get_int("machine.disks_per_iop")
+       << " disk(s)";
+    return os.str();
+}
+
+std::string lu_trial_line(const json &t) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf, "%.3f s, %.1f MB disk traffic, %s",
+                  t.at("elapsed_s").get<double>(), t.at("traffic_bytes").get<double>() / 1048576.0,
+                  t.at("verified").get<bool>() ? "verified" : "DATA WRONG");
+    return buf;
+}
+
+void print_lu(std::ostream &out, const config::Config &, const std::vector<json> &trials,
+              const json &summary) {
+    out << "trial   elapsed s  traffic MB  inst. reads  access ms  compute s  I/O wait s  "
+           "verified\n";
+    for (const auto &t : trials) {
+        char line[220];
+        std::snprintf(
+            line, sizeof line, "%5d  %10.3f  %10.1f  %11llu  %9.2f  %9.3f  %10.3f  %s\n",
+            t.at("trial").get<int>(), t.at("elapsed_s").get<double>(),
+            t.at("traffic_bytes").get<double>() / 1048576.0,
+            static_cast<unsigned long long>(t.at("fs").at("installation_reads").get<uint64_t>()),
+            t.at("disk_io").at("mean_access_ms").get<double>(),
+            t.at("cp_time").at("compute_s").at("max").get<double>(),
+            t.at("cp_time").at("io_wait_s").at("mean").get<double>(),
+            t.at("verified").get<bool>() ? "yes" : "NO");
+        out << line;
+        if (!t.at("verified").get<bool>()) {
+            out << "       " << t.at("check").value("first_error", "") << "\n";
+        }
+    }
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "mean %.3f s (cv %.3f), %.1f MB of disk traffic, over %d trial%s\n",
+                  summary.at("mean_elapsed_s").get<double>(), summary.at("cv").get<double>(),
+                  summary.at("mean_traffic_bytes").get<double>() / 1048576.0,
+                  summary.at("trials").get<int>(), summary.at("trials").get<int>() == 1 ? "" : "s");
+    out << line;
+}
+
+// Expected simulation events: about 8 per block moved, plus the per-pivot barriers.
+double lu_cost_estimate(const config::Config &cfg) {
+    fw_lu_shape_t s = shape_of(cfg);
+    double blocks = 2.0 * static_cast<double>(fw_lu_total_slab_columns(&s)) *
+                    static_cast<double>(fw_lu_col_bytes(&s)) /
+                    static_cast<double>(cfg.get_int("fs.block_bytes"));
+    return 1000.0 + 8.0 * blocks + 20.0 * s.n * s.cps;
+}
+
+} // namespace
+
+const WorkloadKind &lu_workload() {
+    static const WorkloadKind kind{
+        [](const config::Config &cfg, int trial) { return run_lu_trial(cfg, trial, {}); },
+        summarize_lu,
+        describe_lu,
+        lu_trial_line,
+        print_lu,
+        lu_cost_estimate};
+    return kind;
+}
+
+} // namespace starfish::sim
