@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -323,6 +324,16 @@ Hp97560Disk::Positioning Hp97560Disk::position_from(const MechPlan &p, uint32_t 
         if (!continuation && (seek || wait)) {
             ++stats_.movements;
         }
+        if (hub_ != nullptr && !continuation) {
+            uint32_t c0 = geom_.cylinder_of_track(p.track), c1 = geom_.cylinder_of_track(to);
+            observe_log(
+                pos.start, trace::Direction::Instant, "POSITION",
+                "lba=" + std::to_string(lba) + " from_cyl=" + std::to_string(c0) +
+                    " to_cyl=" + std::to_string(c1) +
+                    " distance=" + std::to_string(c1 > c0 ? c1 - c0 : c0 - c1) +
+                    " seek_ps=" + std::to_string(pos.ready - pos.start) + " rotate_ps=" +
+                    std::to_string(static_cast<uint64_t>(clock_.slot_time(pos.u0)) - pos.ready));
+        }
     }
     return pos;
 }
@@ -487,6 +498,12 @@ void Hp97560Disk::classify_read(uint32_t s, uint32_t e, uint64_t now, uint64_t o
                                 uint32_t &pinned_end) {
     uint32_t m = first_uncovered(s, e, now);
     pinned_end = m; // the drive keeps [s, m) for this command
+    if (hub_ != nullptr) {
+        observe_log(now, trace::Direction::Instant, "CACHE",
+                    std::string(m == e ? "result=hit" : "result=miss") +
+                        " lba=" + std::to_string(s) + " blocks=" + std::to_string(e - s) +
+                        " cached=" + std::to_string(m - s));
+    }
     if (!params_.readahead) {
         stop_lba_ = e;
     }
@@ -595,6 +612,19 @@ ScsiBusStep Hp97560Disk::command(const ScsiCommand &c, uint64_t now) {
     }
     prune_writes(now);
     const uint8_t op = c.cdb[0];
+    if (hub_ != nullptr) {
+        command_id_ = (static_cast<uint64_t>(global_id_) << 32) | ++commands_seen_;
+        std::string fields = "opcode=0x" + [&] {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "%02x", op);
+            return std::string(hex);
+        }();
+        if (c.cdb_len >= 10) {
+            fields += " lba=" + std::to_string(hw_scsi_cdb10_lba(c.cdb)) +
+                      " blocks=" + std::to_string(hw_scsi_cdb10_blocks(c.cdb));
+        }
+        observe_log(now, trace::Direction::Begin, "CMD", fields);
+    }
     const bool ten = op == HW_SCSI_OP_READ10 || op == HW_SCSI_OP_WRITE10 ||
                      op == HW_SCSI_OP_PREFETCH10 || op == HW_SCSI_OP_SYNC_CACHE10 ||
                      op == HW_SCSI_OP_READ_CAPACITY10;
@@ -802,6 +832,11 @@ ScsiBusStep Hp97560Disk::bus_phase_done(uint32_t, uint64_t now) {
         cmd_.active = false;
         cmd_.state = CmdState::None;
         ++stats_.requests;
+        if (hub_ != nullptr) {
+            observe_log(now, trace::Direction::End, "CMD",
+                        "status=" + std::to_string(result_.status) +
+                            " bytes=" + std::to_string(result_.transferred));
+        }
         host->command_complete(target_id_, result_, now);
         if (tracing_) {
             update_trace(now);
@@ -956,6 +991,9 @@ void Hp97560Disk::update_trace(uint64_t now) {
                  reading, MechState::Read);
     }
     mech_trace_ = static_cast<int>(state);
+    if (hub_ != nullptr) {
+        observe_state(now, state, track);
+    }
     cylinder_trace_ = static_cast<int>(geom_.cylinder_of_track(track));
     cmd_trace_ = static_cast<int>(conn_ != Connection::None ? CmdState::Connected : cmd_.state);
 }
@@ -988,6 +1026,67 @@ uint64_t Hp97560Disk::next_mech_transition(uint64_t now) const {
         }
     }
     return next;
+}
+
+// ---- observation ---------------------------------------------------------------------
+
+void Hp97560Disk::observe(trace::TraceHub *hub, const std::string &scope) {
+    hub_ = hub;
+    scope_ = scope;
+    tracing_ = true; // wakes at mechanism transitions, as for trace()
+    using trace::SignalKind;
+    using trace::TimelineRole;
+    sig_state_ = hub->signal({scope, "state", SignalKind::Text, 10, TimelineRole::Slices, "idle"},
+                             {0, "idle"});
+    sig_cylinder_ = hub->signal({scope, "cylinder", SignalKind::Int, 12, TimelineRole::None, ""});
+    sig_head_ = hub->signal({scope, "head", SignalKind::Int, 5, TimelineRole::None, ""});
+    sig_command_ =
+        hub->signal({scope, "command", SignalKind::Text, 10, TimelineRole::None, ""}, {0, "none"});
+    sig_cache_ = hub->signal({scope, "cache", SignalKind::Int, 16, TimelineRole::Counter, ""});
+    sig_writes_ = hub->signal({scope, "writes", SignalKind::Int, 8, TimelineRole::Counter, ""});
+}
+
+void Hp97560Disk::observe_state(uint64_t now, MechState state, uint32_t track) {
+    static const char *const kCommand[] = {"none", "overhead", "waiting", "want-bus", "connected"};
+    const char *shown = "idle";
+    switch (state) {
+    case MechState::Idle:
+        break;
+    case MechState::Seek:
+        shown = "seek";
+        break;
+    case MechState::Rotate:
+        shown = "rotate";
+        break;
+    case MechState::Read:
+        // Reading for the command in progress, or ahead of any request.
+        shown = cmd_.active && cmd_uses_stream_ ? "transfer" : "read-ahead";
+        break;
+    case MechState::Write:
+        shown = "transfer";
+        break;
+    }
+    uint64_t cached = 0;
+    if (stream_.valid) {
+        Window w = stream_window(now);
+        cached += w.hi > w.lo ? w.hi - w.lo : 0;
+    }
+    for (const Window &w : segments_) {
+        cached += w.hi > w.lo ? w.hi - w.lo : 0;
+    }
+    CmdState cmd = conn_ != Connection::None ? CmdState::Connected : cmd_.state;
+    hub_->set_text(sig_state_, now, shown);
+    hub_->set(sig_cylinder_, now, geom_.cylinder_of_track(track));
+    hub_->set(sig_head_, now, track % geom_.heads());
+    hub_->set_text(sig_command_, now, kCommand[static_cast<int>(cmd)]);
+    hub_->set(sig_cache_, now, static_cast<int64_t>(cached));
+    hub_->set(sig_writes_, now, static_cast<int64_t>(writes_.size()));
+}
+
+void Hp97560Disk::observe_log(uint64_t at_ps, trace::Direction dir, const char *op,
+                              std::string fields) {
+    hub_->log({at_ps, "DISK", scope_, dir, op, dir == trace::Direction::Instant ? 0 : command_id_,
+               std::move(fields)});
 }
 
 } // namespace starfish::storage
