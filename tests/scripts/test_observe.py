@@ -5,7 +5,8 @@ real simulator.
 usage: test_observe.py MODE STARFISH_BINARY
   vcd       parse the VCD: time never goes backwards, every expected scope and
             signal is declared, CPU and bus busy times equal the run's own
-            statistics; disk and network counts of the log equal them too
+            statistics; disk and network counts of the log equal them too; the
+            results are bit-identical to the same run untraced
   gtkwave   open the VCD with each generated save file in the real GTKWave
             under Xvfb, check the displayed signals and probed values
   savefiles the save files of sim/waves/ are what the script makes today
@@ -52,7 +53,15 @@ def close(a, b, what):
 
 def check_vcd(starfish, tmp):
     path, log = os.path.join(tmp, "run.vcd"), os.path.join(tmp, "run.log")
-    result, stdout = run(starfish, tmp, "--vcd", path, "--log", log)
+    result, stdout = run(starfish, tmp, "--vcd", path, "--log", log, "--timeline",
+                         os.path.join(tmp, "run.json"))
+    # Tracing changes no simulated number: the same run untraced compares identical.
+    traced = os.path.join(tmp, "traced.json")
+    os.replace(os.path.join(tmp, "result.json"), traced)
+    run(starfish, tmp)
+    same = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "compare_results.py"),
+                           os.path.join(tmp, "result.json"), traced], capture_output=True, text=True)
+    assert same.returncode == 0, "tracing changed the results:\n" + same.stdout + same.stderr
     assert f"VCD (trial 0): {path}, {os.path.getsize(path)} bytes" in stdout, stdout
     w = vcd.read(path)
     assert all(a < b for a, b in zip(w.times, w.times[1:])), "time goes backwards or repeats"
@@ -288,6 +297,35 @@ def tcl_list(items):
     return " ".join("{" + i + "}" for i in items)
 
 
+def shown(value, flag, signal):
+    """A VCD value as GTKWave's Tcl interface reports it in a display format."""
+    if value == "x":
+        return None
+    if flag == "820":
+        return vcd.text(value)
+    if flag == "24":
+        return str(int(value, 2))
+    if flag == "22":
+        return format(int(value, 2), "0%dX" % ((signal.width + 3) // 4))
+    return value if signal.width == 1 else None
+
+
+def probe_values(w, flags, per_view=8):
+    """Up to per_view (signal, time, value) probes: each at the middle between a
+    signal's second and third change, so that a value is held there."""
+    probes = []
+    for s in w.signals:
+        if s.full_name not in flags or len(probes) >= per_view:
+            continue
+        ch = w.changes[s.code]
+        if len(ch) > 2 and ch[2][0] - ch[1][0] > 1:
+            t = (ch[1][0] + ch[2][0]) // 2
+            want = shown(vcd.value_at(w, s, t), flags[s.full_name], s)
+            if want:
+                probes.append(f"{s.full_name} {t} {{{want}}}")
+    return probes
+
+
 def check_gtkwave(starfish, tmp):
     if shutil.which("gtkwave") is None or shutil.which("Xvfb") is None:
         print("SKIP: gtkwave or Xvfb is not installed (scripts/install-deps.sh installs them)")
@@ -306,16 +344,16 @@ def check_gtkwave(starfish, tmp):
         env = dict(os.environ, DISPLAY=display, XAUTHORITY=auth, HOME=tmp)
         for view in sorted(os.listdir(views)):
             save = os.path.join(views, view)
-            expected = [ln.strip() for ln in open(save)
-                        if ln.strip() and ln[0] not in "[@-"]
-            # Probe one-bit signals of the view at the middle of a busy stretch.
-            probes = []
-            for s in w.signals:
-                if s.full_name in expected and s.width == 1 and len(probes) < 6:
-                    ch = w.changes[s.code]
-                    if len(ch) > 2:
-                        t = (ch[1][0] + ch[2][0]) // 2
-                        probes.append(f"{s.full_name} {t} {vcd.value_at(w, s, t)}")
+            expected, flags = [], {}
+            flag = None
+            for ln in open(save):
+                ln = ln.strip()
+                if ln.startswith("@"):
+                    flag = ln[1:]
+                elif ln and ln[0] not in "[-":
+                    expected.append(ln)
+                    flags[ln] = flag
+            probes = probe_values(w, flags)
             assert expected, f"{view} shows no signal"
             script = os.path.join(tmp, view + ".tcl")
             with open(script, "w") as f:

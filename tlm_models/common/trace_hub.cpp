@@ -45,8 +45,13 @@ void TraceHub::log(Transaction t) {
 
 void TraceHub::push(Record r) {
     pending_.push_back(std::move(r));
-    if (pending_.size() >= kBatch) {
-        flush(sc_core::sc_time_stamp().value(), false);
+    if (pending_.size() >= flush_at_) {
+        uint64_t safe = sc_core::sc_time_stamp().value();
+        for (const uint64_t *w : watermarks_) {
+            safe = std::min(safe, *w);
+        }
+        flush(safe, false);
+        flush_at_ = pending_.size() + kBatch; // what a watermark still holds waits longer
     }
 }
 
@@ -100,6 +105,9 @@ void TraceHub::deliver(Record &r) {
 void TraceHub::finish(uint64_t end_ps) {
     if (finished_) {
         return;
+    }
+    for (auto &f : finishers_) {
+        f(end_ps);
     }
     flush(0, true);
     if (!started_) {

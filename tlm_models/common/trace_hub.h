@@ -6,11 +6,13 @@
 // pointer test.
 //
 // Records may be stamped later than the current simulated time (a SCSI phase that
-// starts after arbitration, a DMA known to end later) but never earlier: the hub
-// buffers them and hands the sinks everything stamped before the current time,
-// sorted by time (records with equal times in the order they were made).
+// starts after arbitration, a DMA known to end later); a record stamped earlier
+// must be announced by a watermark (hold()). The hub buffers records and hands the
+// sinks everything stamped before the current time and every watermark, sorted by
+// time (records with equal times in the order they were made).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -90,6 +92,12 @@ public:
     void set_text(uint32_t signal, uint64_t t_ps, std::string text);
     void log(Transaction t);
 
+    // A component that reports some records late, at its next event, keeps at
+    // `*watermark` the earliest time it may still report: later records wait.
+    void hold(const uint64_t *watermark) { watermarks_.push_back(watermark); }
+    // Called with the end time before the last records are handed on.
+    void at_finish(std::function<void(uint64_t)> f) { finishers_.push_back(std::move(f)); }
+
     // Hands everything to the sinks and closes the window at `end_ps`.
     void finish(uint64_t end_ps);
 
@@ -112,6 +120,9 @@ private:
     std::vector<SignalInfo> signals_;
     std::vector<Value> values_; // as of the records handed on so far
     std::vector<Record> pending_;
+    size_t flush_at_ = size_t(1) << 15; // pending_ size that triggers the next flush
+    std::vector<const uint64_t *> watermarks_;
+    std::vector<std::function<void(uint64_t)>> finishers_;
     bool started_ = false;
     bool finished_ = false;
 };

@@ -607,6 +607,7 @@ ScsiBusStep Hp97560Disk::command(const ScsiCommand &c, uint64_t now) {
     if (cmd_.active) {
         throw std::logic_error(std::string(name()) + ": command while another is in progress");
     }
+    ObservedEvent observed(*this, now);
     if (faults_ && faults_->silent_now()) {
         return go_silent();
     }
@@ -741,6 +742,7 @@ void Hp97560Disk::schedule_next_burst(uint64_t now) {
 
 ScsiBusStep Hp97560Disk::bus_granted(uint32_t, uint64_t now) {
     ++events_;
+    ObservedEvent observed(*this, now);
     cmd_.state = CmdState::Connected;
     const ScsiBusParams &bp = bus_.params();
     if (cmd_.opcode == HW_SCSI_OP_READ10) {
@@ -768,6 +770,7 @@ ScsiBusStep Hp97560Disk::bus_granted(uint32_t, uint64_t now) {
 
 ScsiBusStep Hp97560Disk::bus_phase_done(uint32_t, uint64_t now) {
     ++events_;
+    ObservedEvent observed(*this, now);
     ScsiInitiator *host = bus_.initiator();
     const ScsiBusParams &bp = bus_.params();
     switch (conn_) {
@@ -879,6 +882,7 @@ void Hp97560Disk::wake_at(uint64_t t) {
 void Hp97560Disk::on_wake() {
     ++events_;
     uint64_t now = sc_core::sc_time_stamp().value();
+    ObservedEvent observed(*this, now);
     prune_writes(now);
     if (cmd_.active && cmd_.state == CmdState::Overhead && now >= cmd_.overhead_end) {
         after_overhead(now);
@@ -958,8 +962,16 @@ void Hp97560Disk::trace(sc_core::sc_trace_file *tf) {
 }
 
 void Hp97560Disk::update_trace(uint64_t now) {
+    uint32_t track = 0;
+    MechState state = mech_state_at(now, track);
+    mech_trace_ = static_cast<int>(state);
+    cylinder_trace_ = static_cast<int>(geom_.cylinder_of_track(track));
+    cmd_trace_ = static_cast<int>(conn_ != Connection::None ? CmdState::Connected : cmd_.state);
+}
+
+Hp97560Disk::MechState Hp97560Disk::mech_state_at(uint64_t now, uint32_t &track) const {
     MechState state = MechState::Idle;
-    uint32_t track = plan().track;
+    track = plan().track;
     auto phase_of = [&](uint64_t start, uint64_t ready, uint64_t data, uint64_t end, uint32_t from,
                         uint32_t to, MechState transfer) {
         if (now < start || now >= end) {
@@ -990,12 +1002,7 @@ void Hp97560Disk::update_trace(uint64_t now) {
                  static_cast<uint64_t>(clock_.slot_time(stream_.u0)), end, stream_.from_track,
                  reading, MechState::Read);
     }
-    mech_trace_ = static_cast<int>(state);
-    if (hub_ != nullptr) {
-        observe_state(now, state, track);
-    }
-    cylinder_trace_ = static_cast<int>(geom_.cylinder_of_track(track));
-    cmd_trace_ = static_cast<int>(conn_ != Connection::None ? CmdState::Connected : cmd_.state);
+    return state;
 }
 
 uint64_t Hp97560Disk::next_mech_transition(uint64_t now) const {
@@ -1033,7 +1040,10 @@ uint64_t Hp97560Disk::next_mech_transition(uint64_t now) const {
 void Hp97560Disk::observe(trace::TraceHub *hub, const std::string &scope) {
     hub_ = hub;
     scope_ = scope;
-    tracing_ = true; // wakes at mechanism transitions, as for trace()
+    // No extra wakes (they would make the run end later): the transitions between
+    // two events of the drive are reported at the second (observe_until).
+    hub->hold(&observed_watermark_);
+    hub->at_finish([this](uint64_t end_ps) { observe_until(end_ps); });
     using trace::SignalKind;
     using trace::TimelineRole;
     sig_state_ = hub->signal({scope, "state", SignalKind::Text, 10, TimelineRole::Slices, "idle"},
@@ -1044,6 +1054,38 @@ void Hp97560Disk::observe(trace::TraceHub *hub, const std::string &scope) {
         hub->signal({scope, "command", SignalKind::Text, 10, TimelineRole::None, ""}, {0, "none"});
     sig_cache_ = hub->signal({scope, "cache", SignalKind::Int, 16, TimelineRole::Counter, ""});
     sig_writes_ = hub->signal({scope, "writes", SignalKind::Int, 8, TimelineRole::Counter, ""});
+}
+
+Hp97560Disk::ObservedEvent::ObservedEvent(Hp97560Disk &disk, uint64_t now)
+    : disk_(disk.hub_ != nullptr ? &disk : nullptr), now_(now) {
+    if (disk_ != nullptr) {
+        disk_->observe_until(now);
+    }
+}
+
+Hp97560Disk::ObservedEvent::~ObservedEvent() {
+    if (disk_ != nullptr) {
+        uint32_t track = 0;
+        MechState state = disk_->mech_state_at(now_, track);
+        disk_->observe_state(now_, state, track);
+        disk_->observed_until_ = now_;
+        // With mechanism work planned, its transitions come in the past at the
+        // next event: the hub holds records from now on until then.
+        disk_->observed_watermark_ = disk_->next_mech_transition(now_) == kNever ? kNever : now_;
+    }
+}
+
+void Hp97560Disk::observe_until(uint64_t t) {
+    for (uint64_t at = observed_until_;;) {
+        at = next_mech_transition(at);
+        if (at > t) {
+            break;
+        }
+        uint32_t track = 0;
+        MechState state = mech_state_at(at, track);
+        observe_state(at, state, track);
+    }
+    observed_until_ = t;
 }
 
 void Hp97560Disk::observe_state(uint64_t now, MechState state, uint32_t track) {

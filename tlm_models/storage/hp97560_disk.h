@@ -237,6 +237,7 @@ private:
 
     // Trace helpers.
     void update_trace(uint64_t now);
+    MechState mech_state_at(uint64_t t, uint32_t &track) const; // from the current plan
     uint64_t next_mech_transition(uint64_t now) const;
 
     DiskParams params_;
@@ -289,11 +290,27 @@ private:
     sc_core::sc_event wake_;
 
     // Observation (null hub_: off).
+    // Entry to an event of the drive (a wake, a bus callback): reports the
+    // transitions since the last one; on leaving, the state it settled in.
+    class ObservedEvent {
+    public:
+        ObservedEvent(Hp97560Disk &disk, uint64_t now);
+        ~ObservedEvent();
+        ObservedEvent(const ObservedEvent &) = delete;
+        ObservedEvent &operator=(const ObservedEvent &) = delete;
+
+    private:
+        Hp97560Disk *disk_;
+        uint64_t now_;
+    };
+    void observe_until(uint64_t t); // the mechanism's transitions in (observed_until_, t]
     void observe_state(uint64_t now, MechState state, uint32_t track);
     void observe_log(uint64_t at_ps, trace::Direction dir, const char *op, std::string fields);
     trace::TraceHub *hub_ = nullptr;
     std::string scope_;
-    uint64_t command_id_ = 0; // of the command in progress (global id << 32 | count)
+    uint64_t observed_until_ = 0;
+    uint64_t observed_watermark_ = 0; // earliest time this drive may still report
+    uint64_t command_id_ = 0;         // of the command in progress (global id << 32 | count)
     uint64_t commands_seen_ = 0;
     uint32_t sig_state_ = 0, sig_cylinder_ = 0, sig_head_ = 0, sig_command_ = 0, sig_cache_ = 0,
              sig_writes_ = 0;
