@@ -58,7 +58,9 @@ def write_view(path, title, groups):
             continue
         lines += ["@800200", f"-{name}"]
         for s in signals:
-            lines += [f"@{display_flags(s)}", s.full_name]
+            # The alias "cp0:cpu:activity" names the signal with its scope (GTKWave
+            # shows only the part after the last dot of a name).
+            lines += [f"@{display_flags(s)}", f"+{{{s.scope.replace('.', ':')}:{s.name}}} {s.full_name}"]
         lines += ["@1000200", f"-{name}"]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")

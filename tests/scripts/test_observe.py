@@ -19,9 +19,7 @@ import decimal
 import json
 import os
 import re
-import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -29,6 +27,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "sim", "waves"))
 import vcd  # noqa: E402
+import xvfb  # noqa: E402
 
 # The documented line format (docs/observe.md, sim/trace/transaction_log.cpp).
 LOG_LINE = re.compile(r"^\[(NET|SCSI|DISK|CPU) (\d+\.\d{12})\] ([A-Za-z0-9_.]+) (>>|<<|--) ([A-Z]+)"
@@ -238,39 +237,6 @@ def check_savefiles(starfish, tmp):
     print(f"savefiles: {sorted(os.listdir(out))} current")
 
 
-def start_xvfb(tmp):
-    """Xvfb on a display it picks itself (-displayfd), with its own cookie."""
-    auth = os.path.join(tmp, "Xauthority")
-    read_fd, write_fd = os.pipe()
-    cookie = secrets.token_hex(16)
-    proc = subprocess.Popen(["Xvfb", "-displayfd", str(write_fd), "-nolisten", "tcp", "-auth",
-                             auth, "-screen", "0", "1600x1000x24"], pass_fds=(write_fd,),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-    os.close(write_fd)
-    try:
-        with os.fdopen(read_fd) as f:
-            display = ":" + f.readline().strip()
-        if display == ":":
-            raise RuntimeError("Xvfb reported no display")
-        subprocess.run(["xauth", "-f", auth, "add", display, ".", cookie], check=True,
-                       capture_output=True)
-    except BaseException:
-        stop(proc)
-        raise
-    return proc, display, auth
-
-
-def stop(proc):
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 PROBE = r"""
 set expected {%(expected)s}
 set probes {%(probes)s}
@@ -310,7 +276,7 @@ def shown(value, flag, signal):
     return value if signal.width == 1 else None
 
 
-def probe_values(w, flags, per_view=8):
+def probe_values(w, flags, aliases, per_view=8):
     """Up to per_view (signal, time, value) probes: each at the middle between a
     signal's second and third change, so that a value is held there."""
     probes = []
@@ -322,7 +288,7 @@ def probe_values(w, flags, per_view=8):
             t = (ch[1][0] + ch[2][0]) // 2
             want = shown(vcd.value_at(w, s, t), flags[s.full_name], s)
             if want:
-                probes.append(f"{s.full_name} {t} {{{want}}}")
+                probes.append(f"{aliases[s.full_name]} {t} {{{want}}}")
     return probes
 
 
@@ -336,7 +302,7 @@ def check_gtkwave(starfish, tmp):
     make_savefiles(path, views)
     w = vcd.read(path)
     try:
-        xvfb, display, auth = start_xvfb(tmp)
+        server, display, auth = xvfb.start(tmp)
     except (OSError, RuntimeError, subprocess.CalledProcessError) as e:
         print(f"SKIP: no X server could be started ({e})")
         return
@@ -344,16 +310,19 @@ def check_gtkwave(starfish, tmp):
         env = dict(os.environ, DISPLAY=display, XAUTHORITY=auth, HOME=tmp)
         for view in sorted(os.listdir(views)):
             save = os.path.join(views, view)
-            expected, flags = [], {}
+            expected, flags, aliases = [], {}, {}
             flag = None
             for ln in open(save):
                 ln = ln.strip()
                 if ln.startswith("@"):
                     flag = ln[1:]
                 elif ln and ln[0] not in "[-":
-                    expected.append(ln)
-                    flags[ln] = flag
-            probes = probe_values(w, flags)
+                    # "+{alias} name": the trace is found by its alias
+                    name = ln.split("} ", 1)[1] if ln.startswith("+{") else ln
+                    expected.append(name)
+                    flags[name] = flag
+                    aliases[name] = ln[2:].split("} ", 1)[0] if ln.startswith("+{") else ln
+            probes = probe_values(w, flags, aliases)
             assert expected, f"{view} shows no signal"
             script = os.path.join(tmp, view + ".tcl")
             with open(script, "w") as f:
@@ -366,7 +335,7 @@ def check_gtkwave(starfish, tmp):
                 f"{view}: exit {p.returncode}\n" + "\n".join(report) + p.stderr[-2000:]
             print(f"gtkwave {view}: {len(expected)} signals shown, {len(probes)} values probed")
     finally:
-        stop(xvfb)
+        xvfb.stop(server)
 
 
 def main():

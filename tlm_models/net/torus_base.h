@@ -110,12 +110,8 @@ protected:
     ChannelStats &channel_stats(int channel) { return stats_.channels[channel]; }
     bool tracing() const { return tracing_; }
     void trace_channel(int channel, bool busy, int vc, uint64_t packet = 0) {
-        if (tracing_ && trace_busy_) {
-            trace_busy_[channel] = busy;
-            trace_vc_[channel] = busy ? vc : -1;
-        }
-        if (hub_ != nullptr) {
-            observe_channel(channel, busy, vc, packet);
+        if (tracing_) {
+            record_channel(channel, busy, vc, packet); // out of line: engines stay small
         }
     }
 
@@ -135,6 +131,7 @@ private:
     std::unique_ptr<bool[]> trace_busy_;
     std::unique_ptr<int[]> trace_vc_;
     // Observation (null hub_: off).
+    void record_channel(int channel, bool busy, int vc, uint64_t packet);
     void observe_channel(int channel, bool busy, int vc, uint64_t packet);
     void observe_packet(trace::Direction dir, int router, uint64_t id, int src, int dst,
                         uint32_t flits);

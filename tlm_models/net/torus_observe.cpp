@@ -28,6 +28,16 @@ void TorusBase::observe(trace::TraceHub *hub,
     }
 }
 
+void TorusBase::record_channel(int channel, bool busy, int vc, uint64_t packet) {
+    if (trace_busy_) {
+        trace_busy_[channel] = busy;
+        trace_vc_[channel] = busy ? vc : -1;
+    }
+    if (hub_ != nullptr) {
+        observe_channel(channel, busy, vc, packet);
+    }
+}
+
 void TorusBase::observe_channel(int channel, bool busy, int vc, uint64_t packet) {
     ObservedChannel &o = observed_[static_cast<size_t>(channel)];
     int64_t pkt = busy ? static_cast<int64_t>(packet) : -1;
