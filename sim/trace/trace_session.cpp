@@ -37,7 +37,13 @@ bool valid_component(const std::string &name, const platform::MachineShape &shap
     std::string sub = dot == std::string::npos ? "" : name.substr(dot + 1);
     int k = 0;
     if (top == "net") {
-        return sub.empty() || (numbered(sub, "r", k) && k < shape.torus_width * shape.torus_height);
+        // net, net.r<k> or net.r<k>.<port>
+        size_t port_dot = sub.find('.');
+        std::string port = port_dot == std::string::npos ? "" : sub.substr(port_dot + 1);
+        bool port_ok = port.empty() || port == "E" || port == "W" || port == "N" || port == "S" ||
+                       port == "inject" || port == "eject";
+        return sub.empty() || (numbered(sub.substr(0, port_dot), "r", k) &&
+                               k < shape.torus_width * shape.torus_height && port_ok);
     }
     bool cp = numbered(top, "cp", k) && k < shape.cp_count;
     bool iop = numbered(top, "iop", k) && k < shape.iop_count;
@@ -173,11 +179,12 @@ TraceSession::TraceSession(platform::Machine &m, const TraceRequest &req)
             }
         }
     }
-    bool any_router = false;
-    for (int r = 0; r < m.network().router_count(); ++r) {
-        any_router = any_router || want("net.r" + std::to_string(r) + ".inject");
+    bool any_port = false;
+    const net::TorusTopology &topo = m.network().topology();
+    for (int ch = 0; ch < topo.channel_count(); ++ch) {
+        any_port = any_port || want("net." + topo.channel_name(ch));
     }
-    if (any_router) {
+    if (any_port) {
         m.network().observe(&hub_, want);
     }
 }

@@ -204,12 +204,21 @@ def check_options(starfish, tmp):
         (["--timeline", "/proc/nonexistent/t.json"], "cannot write the timeline file"),
         (["--vcd", os.path.join(tmp, "a.vcd"), "--trace-to", "soon"], "--trace-to 'soon'"),
         (["--trace", "cp0"], "need --vcd or --timeline"),
+        (["--vcd", os.path.join(tmp, "a.vcd"), "--trace", "net.r3.up"], "unknown component 'net.r3.up'"),
     ]
     for extra, message in cases:
         p = run(starfish, tmp, *extra, check=False)
         assert p.returncode == 2, f"{extra}: exit {p.returncode}\n{p.stdout}{p.stderr}"
         assert message in p.stderr, f"{extra}: {p.stderr!r}"
         assert "trial" not in p.stdout, f"{extra}: the run started: {p.stdout}"
+    # A window and a selection that are valid: only those scopes, only that window.
+    path = os.path.join(tmp, "part.vcd")
+    run(starfish, tmp, "--vcd", path, "--trace", "iop1.disk0,net.r3.E,cp2",
+        "--trace-from", "100us", "--trace-to", "20ms")
+    w = vcd.read(path)
+    scopes = {s.scope for s in w.signals}
+    assert scopes == {"iop1.disk0", "net.r3.E", "cp2.cpu", "cp2.ni"}, scopes
+    assert w.times[0] == 100_000_000 and w.end == 20_000_000_000, (w.times[0], w.end)
     print(f"options: {len(cases)} bad option sets rejected with exit 2")
 
 
