@@ -50,18 +50,8 @@ std::string fields_json(const std::string &fields) {
 } // namespace
 
 TimelineWriter::TimelineWriter(const std::string &path, ScopeFilter filter)
-    : file_(std::fopen(path.c_str(), "w")), path_(path), filter_(std::move(filter)) {
-    if (file_ == nullptr) {
-        throw std::runtime_error("cannot write the timeline file " + path + ": " +
-                                 std::strerror(errno));
-    }
+    : out_(path, "timeline"), file_(out_.get()), filter_(std::move(filter)) {
     std::fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", file_);
-}
-
-TimelineWriter::~TimelineWriter() {
-    if (file_ != nullptr) {
-        std::fclose(file_);
-    }
 }
 
 void TimelineWriter::event(const std::string &json) {
@@ -176,12 +166,7 @@ void TimelineWriter::finish(uint64_t end_ps) {
         }
     }
     std::fputs("\n]}\n", file_);
-    if (std::fclose(file_) != 0) {
-        file_ = nullptr;
-        throw std::runtime_error("cannot write the timeline file " + path_ + ": " +
-                                 std::strerror(errno));
-    }
-    file_ = nullptr;
+    out_.close();
 }
 
 } // namespace starfish::trace

@@ -7,6 +7,7 @@
 // queue depths and cache fill, and a version-2 flow (bind_id = message id) from
 // each message's send to its delivery.
 
+#include "sim/trace/output_file.h"
 #include "sim/trace/scope_filter.h"
 #include "tlm_models/common/trace_hub.h"
 
@@ -21,7 +22,6 @@ namespace starfish::trace {
 class TimelineWriter : public TraceSink {
 public:
     TimelineWriter(const std::string &path, ScopeFilter filter);
-    ~TimelineWriter() override;
 
     void start(const std::vector<SignalInfo> &signals, const std::vector<Value> &values,
                uint64_t from_ps) override;
@@ -51,8 +51,8 @@ private:
     void slice(const Track &tr, const std::string &name, uint64_t from_ps, uint64_t to_ps,
                const std::string &extra);
 
-    std::FILE *file_;
-    std::string path_;
+    OutputFile out_;
+    std::FILE *file_; // out_'s
     ScopeFilter filter_;
     bool first_event_ = true;
     std::vector<SignalInfo> signals_;

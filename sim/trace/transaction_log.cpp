@@ -13,17 +13,7 @@ const char *TransactionLog::line_regex() {
 }
 
 TransactionLog::TransactionLog(const std::string &path, ScopeFilter filter)
-    : file_(std::fopen(path.c_str(), "w")), path_(path), filter_(std::move(filter)) {
-    if (file_ == nullptr) {
-        throw std::runtime_error("cannot write the log file " + path + ": " + std::strerror(errno));
-    }
-}
-
-TransactionLog::~TransactionLog() {
-    if (file_ != nullptr) {
-        std::fclose(file_);
-    }
-}
+    : out_(path, "log"), filter_(std::move(filter)) {}
 
 std::string TransactionLog::format(const Transaction &t) {
     char head[96];
@@ -55,16 +45,11 @@ void TransactionLog::transaction(const Transaction &t) {
     }
     std::string line = format(t);
     line += '\n';
-    std::fwrite(line.data(), 1, line.size(), file_);
+    std::fwrite(line.data(), 1, line.size(), out_.get());
 }
 
 void TransactionLog::finish(uint64_t) {
-    if (std::fclose(file_) != 0) {
-        file_ = nullptr;
-        throw std::runtime_error("cannot write the log file " + path_ + ": " +
-                                 std::strerror(errno));
-    }
-    file_ = nullptr;
+    out_.close();
 }
 
 } // namespace starfish::trace

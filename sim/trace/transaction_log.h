@@ -8,6 +8,7 @@
 // (begins), "<<" (ends, same id) or "--" (an instant, no id), operation, then
 // key=value fields without spaces.
 
+#include "sim/trace/output_file.h"
 #include "sim/trace/scope_filter.h"
 #include "tlm_models/common/trace_hub.h"
 
@@ -22,7 +23,6 @@ public:
     static const char *line_regex();
 
     TransactionLog(const std::string &path, ScopeFilter filter);
-    ~TransactionLog() override;
 
     void start(const std::vector<SignalInfo> &, const std::vector<Value> &, uint64_t) override {}
     void change(uint64_t, uint32_t, const Value &) override {}
@@ -32,8 +32,7 @@ public:
     static std::string format(const Transaction &t);
 
 private:
-    std::FILE *file_;
-    std::string path_;
+    OutputFile out_;
     ScopeFilter filter_;
 };
 

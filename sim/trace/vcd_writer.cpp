@@ -54,17 +54,7 @@ struct ScopeNode {
 } // namespace
 
 VcdWriter::VcdWriter(const std::string &path, ScopeFilter filter)
-    : file_(std::fopen(path.c_str(), "w")), path_(path), filter_(std::move(filter)) {
-    if (file_ == nullptr) {
-        throw std::runtime_error("cannot write the VCD file " + path + ": " + std::strerror(errno));
-    }
-}
-
-VcdWriter::~VcdWriter() {
-    if (file_ != nullptr) {
-        std::fclose(file_);
-    }
-}
+    : out_(path, "VCD"), file_(out_.get()), filter_(std::move(filter)) {}
 
 std::string VcdWriter::encode(const SignalInfo &info, const Value &value) {
     if (info.kind == SignalKind::Bit) {
@@ -166,12 +156,7 @@ void VcdWriter::finish(uint64_t end_ps) {
     if (end_ps > last_time_) {
         std::fprintf(file_, "#%llu\n", static_cast<unsigned long long>(end_ps));
     }
-    if (std::fclose(file_) != 0) {
-        file_ = nullptr;
-        throw std::runtime_error("cannot write the VCD file " + path_ + ": " +
-                                 std::strerror(errno));
-    }
-    file_ = nullptr;
+    out_.close();
 }
 
 } // namespace starfish::trace

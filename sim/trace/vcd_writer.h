@@ -3,6 +3,7 @@
 // its exact time in picoseconds, one VCD scope per component path element. Text
 // signals are vectors of 8 bits per character (GTKWave shows them as ASCII).
 
+#include "sim/trace/output_file.h"
 #include "sim/trace/scope_filter.h"
 #include "tlm_models/common/trace_hub.h"
 
@@ -16,7 +17,6 @@ class VcdWriter : public TraceSink {
 public:
     // Opens `path` (throws std::runtime_error naming it when it cannot).
     VcdWriter(const std::string &path, ScopeFilter filter);
-    ~VcdWriter() override;
 
     void start(const std::vector<SignalInfo> &signals, const std::vector<Value> &values,
                uint64_t from_ps) override;
@@ -30,8 +30,8 @@ public:
 private:
     void write_value(uint32_t signal, const Value &value);
 
-    std::FILE *file_;
-    std::string path_;
+    OutputFile out_;
+    std::FILE *file_; // out_'s
     ScopeFilter filter_;
     std::vector<SignalInfo> signals_;
     std::vector<std::string> ids_; // "" when the signal is not selected
