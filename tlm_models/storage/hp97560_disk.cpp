@@ -1042,6 +1042,7 @@ void Hp97560Disk::observe(trace::TraceHub *hub, const std::string &scope) {
     scope_ = scope;
     // No extra wakes (they would make the run end later): the transitions between
     // two events of the drive are reported at the second (observe_until).
+    observed_watermark_ = kNever; // nothing planned yet: nothing to report late
     hub->hold(&observed_watermark_);
     hub->at_finish([this](uint64_t end_ps) { observe_until(end_ps); });
     using trace::SignalKind;
