@@ -173,8 +173,9 @@ void add_run_command(CLI::App &app, int &exit_status) {
     cmd->add_option("--vcd", opts->vcd,
                     "write a VCD waveform of trial 0 to FILE (docs/observe.md)");
     cmd->add_option("--trace-from", opts->trace_from,
-                    "start the VCD and timeline at simulated time T (2ms, 150us, 0.5s)");
-    cmd->add_option("--trace-to", opts->trace_to, "end the VCD and timeline at simulated time T");
+                    "start the VCD, log and timeline at simulated time T (2ms, 150us, 0.5s)");
+    cmd->add_option("--trace-to", opts->trace_to,
+                    "end the VCD, log and timeline at simulated time T");
     cmd->add_option("--trace", opts->trace,
                     "trace only these components (cp0, iop1, iop1.disk0, net, net.r7, ...)")
         ->delimiter(',');
