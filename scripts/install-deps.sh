@@ -10,7 +10,7 @@ packages=(
   libboost-test-dev
   nlohmann-json3-dev
   libcli11-dev
-  gtkwave
+  gtkwave xvfb xauth
   python3 python3-matplotlib python3-numpy
   ccache clang-format
   binutils

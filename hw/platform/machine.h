@@ -56,6 +56,7 @@ public:
     int disk_count() const { return static_cast<int>(disks_.size()); }
     // IOP k's SCSI chain (adapter, bus, drives).
     const ScsiChain &scsi_chain(int k) const { return *scsi_chains_.at(static_cast<size_t>(k)); }
+    ScsiChain &scsi_chain(int k) { return *scsi_chains_.at(static_cast<size_t>(k)); }
     net::TorusBase &network() { return *network_; }
 
     // First failure of any node, in node order, or "": a device fault ("node 16:

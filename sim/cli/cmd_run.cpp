@@ -5,9 +5,11 @@
 #include "sim/report/run_result.h"
 #include "sim/runner/host_clock.h"
 #include "sim/runner/isolated_run.h"
+#include "sim/trace/trace_session.h"
 #include "sim/workload/workload.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <iostream>
 
 #include <memory>
@@ -21,7 +23,44 @@ namespace {
 
 struct RunCommandOptions {
     CommonOptions common;
+    // Observation (docs/observe.md).
+    std::string vcd, log, timeline, trace_from, trace_to;
+    std::vector<std::string> trace, log_components;
 };
+
+// The trace request of the options; throws std::invalid_argument naming what is wrong.
+trace::TraceRequest trace_request(const RunCommandOptions &opts,
+                                  const platform::MachineShape &shape) {
+    trace::TraceRequest req;
+    req.vcd_path = opts.vcd;
+    req.log_path = opts.log;
+    req.timeline_path = opts.timeline;
+    req.components = opts.trace;
+    req.log_components = opts.log_components;
+    if (!opts.trace_from.empty() && !trace::parse_time_ps(opts.trace_from, req.from_ps)) {
+        throw std::invalid_argument("--trace-from '" + opts.trace_from +
+                                    "': expected a time such as 2ms, 150us or 0.5s");
+    }
+    if (!opts.trace_to.empty() && !trace::parse_time_ps(opts.trace_to, req.to_ps)) {
+        throw std::invalid_argument("--trace-to '" + opts.trace_to +
+                                    "': expected a time such as 2ms, 150us or 0.5s");
+    }
+    trace::check_request(req, shape);
+    return req;
+}
+
+void print_trace_files(std::ostream &out, const trace::TraceRequest &req) {
+    for (const auto &[what, path] : {std::pair<const char *, std::string>{"VCD", req.vcd_path},
+                                     {"log", req.log_path},
+                                     {"timeline", req.timeline_path}}) {
+        if (!path.empty()) {
+            std::error_code ec;
+            auto bytes = std::filesystem::file_size(path, ec);
+            out << what << " (trial 0): " << path << ", "
+                << (ec ? std::string("not written") : std::to_string(bytes) + " bytes") << "\n";
+        }
+    }
+}
 
 // The torus as a grid of node labels (C3 = CP 3, I0 = IOP 0, . = empty router).
 void print_machine(std::ostream &out, const platform::MachineShape &m,
@@ -48,6 +87,14 @@ int run_run(const RunCommandOptions &opts) {
     HostClock clock;
     config::Config cfg = load_config(opts.common);
     auto shape = platform::MachineShape::from(cfg);
+    trace::TraceRequest tracing;
+    try {
+        tracing = trace_request(opts, shape);
+    } catch (const std::invalid_argument &e) {
+        std::cerr << "starfish: configuration error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    trace::set_request(tracing);
     auto sites = shape.sites();
     std::ostream &out = opts.common.human();
     print_machine(out, shape, sites);
@@ -107,6 +154,7 @@ int run_run(const RunCommandOptions &opts) {
     if (!opts.common.json_path.empty()) {
         result.write(opts.common.json_path);
     }
+    print_trace_files(out, tracing);
     out << host.line() << "\n";
     if (!all_verified) {
         std::cerr << "starfish: run failed: data verification failed (see the trial table)\n";
@@ -122,6 +170,21 @@ void add_run_command(CLI::App &app, int &exit_status) {
     CLI::App *cmd = app.add_subcommand("run", "run the configured workload on the configured "
                                               "machine (default: sim/configs/default.json)");
     add_common_options(cmd, opts->common);
+    cmd->add_option("--vcd", opts->vcd,
+                    "write a VCD waveform of trial 0 to FILE (docs/observe.md)");
+    cmd->add_option("--trace-from", opts->trace_from,
+                    "start the VCD, log and timeline at simulated time T (2ms, 150us, 0.5s)");
+    cmd->add_option("--trace-to", opts->trace_to,
+                    "end the VCD, log and timeline at simulated time T");
+    cmd->add_option("--trace", opts->trace,
+                    "trace only these components (cp0, iop1, iop1.disk0, net, net.r7, ...)")
+        ->delimiter(',');
+    cmd->add_option("--log", opts->log, "write the transaction log of trial 0 to FILE");
+    cmd->add_option("--log-components", opts->log_components,
+                    "log only these components (as --trace)")
+        ->delimiter(',');
+    cmd->add_option("--timeline", opts->timeline,
+                    "write a Chrome/Perfetto trace-event timeline of trial 0 to FILE");
     cmd->callback([opts, &exit_status] { exit_status = run_run(*opts); });
 }
 

@@ -7,6 +7,7 @@
 #include "fw/apps.h"
 #include "hw/platform/fw_params.h"
 #include "sim/report/statistics.h"
+#include "sim/trace/trace_session.h"
 #include "sim/workload/workload.h"
 #include "tlm_models/net/torus_topology.h"
 
@@ -117,7 +118,11 @@ uint64_t over_nodes(platform::Machine &m, const std::string &key, bool maximum) 
 json run_commtest_trial(const config::Config &cfg, int trial) {
     platform::Machine m(cfg, trial,
                         platform::FirmwareSet{fw_commtest_cp_main, fw_commtest_iop_main});
+    auto tracing = trace::TraceSession::attach_requested(m, trial);
     std::string failure = m.run();
+    if (tracing) {
+        tracing->finish();
+    }
     json t = commtest_trial_result(m, cfg, failure);
     t["trial"] = trial;
     t["host_cpu_s"] = host_cpu_seconds();

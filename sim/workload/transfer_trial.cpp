@@ -12,6 +12,7 @@
 #include "hw/platform/machine.h"
 #include "hw/rng.h"
 #include "sim/report/statistics.h"
+#include "sim/trace/trace_session.h"
 #include "sim/workload/transfer_check.h"
 #include "sim/workload/trial_support.h"
 #include "sim/workload/workload.h"
@@ -165,7 +166,11 @@ json run_transfer_trial(const config::Config &cfg, int trial,
     fw_layout_t layout = layout_of(cfg, trial);
     platform::Machine m(cfg, trial,
                         platform::FirmwareSet{fw_transfer_cp_main, fw_transfer_iop_main});
+    auto tracing = trace::TraceSession::attach_requested(m, trial);
     std::string failure = m.run();
+    if (tracing) {
+        tracing->finish();
+    }
     if (!failure.empty()) {
         throw std::runtime_error(failure);
     }

@@ -464,7 +464,7 @@ void PacketTorus::start(Seg &s, int64_t now) {
         port.port_sender = &s;
         port.port_last_vc = up.vc;
     }
-    trace_channel(s.channel, true, s.vc);
+    trace_channel(s.channel, true, s.vc, s.worm->inj.pkt->id);
     // A run of the eject hop that includes flit early_flits - 1 reports it the
     // cycle after it crosses; the event checks that the run got that far.
     const Packet &pkt = *s.worm->inj.pkt;

@@ -104,6 +104,10 @@ bool TorusBase::try_inject(int router, PacketPtr &pkt) {
     queued_[router] += 1;
     stats_.packets_accepted += 1;
     stats_.noise_cycles += inj.noise;
+    if (hub_ != nullptr) {
+        observe_packet(trace::Direction::Begin, router, inj.pkt->id, inj.pkt->src_router,
+                       inj.pkt->dst_router, inj.flits);
+    }
     accept(router, std::move(inj));
     return true;
 }
@@ -137,6 +141,7 @@ TorusBase::Delivery TorusBase::deliver(int router, PacketPtr &pkt, const Injecti
     retry_cycle = kNever;
     Packet *before = pkt.get();
     uint64_t id = pkt->id;
+    int src = pkt->src_router;
     size_t payload = pkt->payload.size();
     delivering_[router] = 1;
     ready_during_deliver_[router] = false;
@@ -153,6 +158,9 @@ TorusBase::Delivery TorusBase::deliver(int router, PacketPtr &pkt, const Injecti
             retry_cycle = now_cycle() + 1;
         }
         return Delivery::Refused;
+    }
+    if (hub_ != nullptr) {
+        observe_packet(trace::Direction::End, router, id, src, router, info.flits);
     }
     int64_t now = now_cycle();
     uint64_t latency = uint64_t(now - info.accept_cycle);

@@ -15,6 +15,7 @@
 // the packets whose first early_flits flits did so (arriving()), each group in
 // router order; only then does it decide the cycle's flit movements.
 
+#include "tlm_models/common/trace_hub.h"
 #include "tlm_models/net/net_params.h"
 #include "tlm_models/net/net_port.h"
 #include "tlm_models/net/net_stats.h"
@@ -25,6 +26,7 @@
 #include <systemc>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -53,6 +55,10 @@ public:
     // cycle) and <channel>.vc (the VC it belongs to, -1 when idle). Costs nothing
     // unless called.
     void trace(sc_core::sc_trace_file *tf);
+    // Reports every channel (busy, packet, VC) whose scope ("net.r7.E", a router
+    // port) `want` accepts, and every packet's injection and delivery, to
+    // `hub` (docs/observe.md). Turns the run-ahead off, as trace() does.
+    void observe(trace::TraceHub *hub, const std::function<bool(const std::string &)> &want);
     int64_t now_cycle() const;
     // Host work done so far, for speed figures: scheduled events for the packet
     // engine, simulated cycles for the flit engine.
@@ -103,10 +109,9 @@ protected:
     // A channel's statistics (the packet engine's run-ahead saves and restores them).
     ChannelStats &channel_stats(int channel) { return stats_.channels[channel]; }
     bool tracing() const { return tracing_; }
-    void trace_channel(int channel, bool busy, int vc) {
+    void trace_channel(int channel, bool busy, int vc, uint64_t packet = 0) {
         if (tracing_) {
-            trace_busy_[channel] = busy;
-            trace_vc_[channel] = busy ? vc : -1;
+            record_channel(channel, busy, vc, packet); // out of line: engines stay small
         }
     }
 
@@ -125,6 +130,19 @@ private:
     bool tracing_ = false;
     std::unique_ptr<bool[]> trace_busy_;
     std::unique_ptr<int[]> trace_vc_;
+    // Observation (null hub_: off).
+    void record_channel(int channel, bool busy, int vc, uint64_t packet);
+    void observe_channel(int channel, bool busy, int vc, uint64_t packet);
+    void observe_packet(trace::Direction dir, int router, uint64_t id, int src, int dst,
+                        uint32_t flits);
+    trace::TraceHub *hub_ = nullptr;
+    struct ObservedChannel {
+        uint32_t busy = 0, packet = 0, vc = 0; // signal handles
+        bool on = false;                       // the channel's router is observed
+        int64_t last_packet = -2;              // what was reported last (-2: nothing)
+        int last_vc = -2;
+    };
+    std::vector<ObservedChannel> observed_;
 };
 
 // Builds the model named by params.model ("packet" or "flit").

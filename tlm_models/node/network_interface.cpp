@@ -103,6 +103,9 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_
         // The access that caused the error fails, so the firmware stops right there.
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     }
+    if (hub_ != nullptr) {
+        trace_rx_ring();
+    }
 }
 
 void NetworkInterface::error(uint32_t code, const std::string &reg, const std::string &what) {
@@ -164,6 +167,9 @@ void NetworkInterface::tx_engine() {
             if (tx_.last) {
                 tx_.active = false;
                 ++tx_engine_serial_;
+                if (hub_ != nullptr) {
+                    hub_->set(sig_tx_msg_, now, trace::kNoValue);
+                }
             }
             continue;
         }
@@ -185,6 +191,7 @@ void NetworkInterface::tx_engine() {
             const NiTxDescriptor &queued = core_.tx_descriptor(tx_engine_serial_);
             tx_.active = true;
             tx_.serial = queued.serial;
+            tx_.message_id = (static_cast<uint64_t>(node_id_) << 40) | next_packet_id_;
             tx_.dest = queued.dest;
             tx_.body_addr = queued.body_addr;
             tx_.body_bytes = queued.body_bytes;
@@ -195,6 +202,13 @@ void NetworkInterface::tx_engine() {
             tx_.setup_cycles = params_.descriptor_setup_cycles;
             tx_.offset = 0;
             tx_.first = true;
+            if (hub_ != nullptr) {
+                hub_->set(sig_tx_msg_, now, static_cast<int64_t>(tx_.message_id));
+                hub_->log({now, "NET", scope_, trace::Direction::Begin, "MSG", tx_.message_id,
+                           "src=" + std::to_string(node_id_) + " dst=" + std::to_string(tx_.dest) +
+                               " header=" + std::to_string(tx_.header_bytes) +
+                               " bytes=" + std::to_string(tx_.body_bytes)});
+            }
         }
         plan_packet();
     }
@@ -212,6 +226,10 @@ void NetworkInterface::plan_packet() {
     tx_.offer_ps =
         built + cycles_ps(offer_delay_cycles(HW_NI_FRAME_BYTES + tx_.hdr_bytes, tx_.frag));
     tx_dma_free_ps_ = built + cycles_ps(dma_cycles(tx_.frag));
+    if (hub_ != nullptr && tx_.frag > 0) {
+        hub_->set(sig_tx_dma_, built, 1);
+        hub_->set(sig_tx_dma_, tx_dma_free_ps_, 0);
+    }
     tx_.setup_cycles = 0;
     tx_.planned = true;
 }
@@ -336,7 +354,13 @@ void NetworkInterface::arriving(const net::Packet &pkt) {
         reassembly_[src] =
             Reassembly{static_cast<uint16_t>(HW_NI_FRAME_SEQ(w0)), handle, body_bytes, frag};
     }
-    cut_through_ = CutThrough{true, pkt.id, handle, frag, HW_NI_FRAME_BYTES + hdr_bytes};
+    cut_through_ = CutThrough{true, pkt.id, handle, frag, HW_NI_FRAME_BYTES + hdr_bytes, last};
+    if (!last) {
+        reassembly_[src].message_id = pkt.id;
+    }
+    if (hub_ != nullptr) {
+        trace_rx_ring();
+    }
 }
 
 // The tail of a packet committed at arriving(): never refused.
@@ -350,6 +374,10 @@ bool NetworkInterface::deliver_cut_through(net::PacketPtr &pkt) {
     f.length = ct.length;
     f.start = ct.start;
     f.bytes = std::move(pkt->payload);
+    if (hub_ != nullptr) {
+        trace_received(ct.packet_id, ct.last, HW_NI_FRAME_SRC(get_le32(f.bytes.data())),
+                       get_le32(f.bytes.data() + 8));
+    }
     pkt.reset();
     core_.fragment_arrived(ct.handle, std::move(f), true);
     return true;
@@ -413,7 +441,10 @@ bool NetworkInterface::deliver(net::PacketPtr &pkt) {
         }
         handle = core_.begin_message(src, p.data() + HW_NI_FRAME_BYTES, hdr_bytes, body_bytes);
         if (handle != HW_NI_NONE && !last) {
-            reassembly_[src] = Reassembly{seq, handle, body_bytes, frag};
+            reassembly_[src] = Reassembly{seq, handle, body_bytes, frag, pkt->id};
+        }
+        if (hub_ != nullptr) {
+            trace_received(pkt->id, last, src, body_bytes);
         }
     } else {
         auto it = reassembly_.find(src);
@@ -429,6 +460,9 @@ bool NetworkInterface::deliver(net::PacketPtr &pkt) {
             return refuse(stats_.refusals_buffer_full);
         }
         it->second.next_offset += frag;
+        if (hub_ != nullptr) {
+            trace_received(it->second.message_id, last, src, body_bytes);
+        }
         if (last) {
             reassembly_.erase(it);
         }
@@ -471,6 +505,13 @@ void NetworkInterface::complete_due_deposits() {
             done = std::max(done, job.tail_ps +
                                       cycles_ps(dma_cycles(std::min(length, params_.flit_bytes))));
         }
+        if (hub_ != nullptr && !job.traced) {
+            // Shown from when the engine takes the job (records are never stamped
+            // earlier than now).
+            dma_jobs_.front().traced = true;
+            hub_->set(sig_rx_dma_, std::max(start, now), 1);
+            hub_->set(sig_rx_dma_, std::max(done, now), 0);
+        }
         if (done > now) {
             dma_due_.notify(sc_core::sc_time::from_value(done - now));
             return;
@@ -480,6 +521,37 @@ void NetworkInterface::complete_due_deposits() {
         dma_jobs_.pop_front();
         core_.deposit(finished.handle, finished.fragment);
     }
+}
+
+// ---- observation -------------------------------------------------------------------
+
+void NetworkInterface::observe(trace::TraceHub *hub, const std::string &scope) {
+    hub_ = hub;
+    scope_ = scope;
+    using trace::SignalKind;
+    using trace::TimelineRole;
+    const trace::Value none{trace::kNoValue, {}};
+    sig_tx_msg_ = hub->signal({scope, "tx_msg", SignalKind::Int, 64, TimelineRole::None, ""}, none);
+    sig_rx_msg_ = hub->signal({scope, "rx_msg", SignalKind::Int, 64, TimelineRole::None, ""}, none);
+    sig_tx_dma_ = hub->signal({scope, "tx_dma", SignalKind::Bit, 1, TimelineRole::None, ""});
+    sig_rx_dma_ = hub->signal({scope, "rx_dma", SignalKind::Bit, 1, TimelineRole::None, ""});
+    sig_rx_ring_ = hub->signal({scope, "rx_ring", SignalKind::Int, 16, TimelineRole::Counter, ""});
+}
+
+void NetworkInterface::trace_received(uint64_t message_id, bool last, uint32_t src,
+                                      uint32_t body_bytes) {
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    hub_->set(sig_rx_msg_, now, last ? trace::kNoValue : static_cast<int64_t>(message_id));
+    if (last) {
+        hub_->log({now, "NET", scope_, trace::Direction::End, "MSG", message_id,
+                   "src=" + std::to_string(src) + " dst=" + std::to_string(node_id_) +
+                       " bytes=" + std::to_string(body_bytes)});
+    }
+    trace_rx_ring();
+}
+
+void NetworkInterface::trace_rx_ring() {
+    hub_->set(sig_rx_ring_, sc_core::sc_time_stamp().value(), core_.rx_records());
 }
 
 // Most register accesses leave both lines as they are: then drive_irqs, which

@@ -30,6 +30,7 @@
 
 #include "hw/ni_regs.h"
 #include "tlm_models/common/device_fault.h"
+#include "tlm_models/common/trace_hub.h"
 #include "tlm_models/net/net_port.h"
 #include "tlm_models/node/network_interface_params.h"
 #include "tlm_models/node/ni_core.h"
@@ -94,6 +95,10 @@ public:
     // Queue occupancy in words, or "" when everything is empty (the deadlock
     // watchdog's report; network_interface_report.cpp).
     std::string queue_report() const;
+    // Reports messages sent and received (a message's id is its first packet's),
+    // the DMA engines and the receive ring to `hub` under `scope`
+    // (docs/observe.md). Before sc_start.
+    void observe(trace::TraceHub *hub, const std::string &scope);
 
 private:
     // The first packet of a message taken at arriving(), until its tail is delivered.
@@ -103,17 +108,20 @@ private:
         uint32_t handle = 0;
         uint32_t length = 0; // its body fragment
         uint32_t start = 0;  // of the fragment inside the payload
+        bool last = false;   // the message's only packet
     };
     struct Reassembly {
         uint16_t seq = 0;
         uint32_t handle = 0;
         uint32_t body_bytes = 0;
         uint32_t next_offset = 0;
+        uint64_t message_id = 0; // its first packet's id (traces)
     };
     struct DmaJob {
         uint32_t handle = 0;
         NiFragment fragment;
         bool arrived = true;    // the fragment's tail is in (its bytes are in `fragment`)
+        bool traced = false;    // its DMA time was reported
         uint64_t tail_ps = 0;   // when it arrived
         uint64_t queued_ps = 0; // when the firmware's answer queued it
     };
@@ -121,6 +129,7 @@ private:
     struct TxWork {
         bool active = false; // a descriptor is being sent
         uint64_t serial = 0;
+        uint64_t message_id = 0; // its first packet's id (traces)
         uint32_t dest = 0;
         uint32_t body_addr = 0;
         uint32_t body_bytes = 0;
@@ -210,6 +219,13 @@ private:
     bool irq_tx_written_ = false;
     uint64_t irq_write_delta_ = ~uint64_t(0);
     NetworkInterfaceStats stats_;
+
+    // Observation (null hub_: off).
+    void trace_received(uint64_t message_id, bool last, uint32_t src, uint32_t body_bytes);
+    void trace_rx_ring();
+    trace::TraceHub *hub_ = nullptr;
+    std::string scope_;
+    uint32_t sig_tx_msg_ = 0, sig_rx_msg_ = 0, sig_tx_dma_ = 0, sig_rx_dma_ = 0, sig_rx_ring_ = 0;
 };
 
 } // namespace starfish::node

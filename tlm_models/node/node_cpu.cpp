@@ -105,6 +105,9 @@ size_t NodeCpu::activity_index(const std::string &name) {
 }
 
 void NodeCpu::set_activity(size_t activity) {
+    if (hub_ != nullptr && activity != activity_) {
+        trace_activity(activity);
+    }
     uint64_t now = now_ps();
     if (now > activity_since_ps_) {
         activities_[activity_].ps += now - activity_since_ps_;
@@ -230,6 +233,19 @@ void NodeCpu::start_of_simulation() {
     for (auto &line : irq) {
         irq_level_.push_back(&line->read());
     }
+    if (hub_ != nullptr) {
+        // Only while observed: a method that follows both edges of every line.
+        sc_core::sc_spawn_options opts;
+        opts.spawn_method();
+        opts.dont_initialize();
+        for (auto &line : irq) {
+            opts.set_sensitivity(&line->value_changed_event());
+        }
+        sc_core::sc_simcontext *sim = sc_core::sc_get_curr_simcontext();
+        sim->hierarchy_push(this);
+        sc_core::sc_spawn([this] { trace_irq_lines(); }, "trace_irq", &opts);
+        sim->hierarchy_pop();
+    }
 }
 
 int NodeCpu::first_raised_line() {
@@ -316,6 +332,9 @@ void NodeCpu::grant_next() {
     }
     Thread *t = ready_.front();
     ready_.pop_front();
+    if (hub_ != nullptr) {
+        trace_ready();
+    }
     running_ = t;
     if (last_thread_id_ != 0 && last_thread_id_ != t->id) {
         charge(params_.context_switch_cycles);
@@ -343,6 +362,9 @@ void NodeCpu::wait_for_cpu(Thread *t) {
 
 void NodeCpu::acquire(Thread *t) {
     ready_.push_back(t);
+    if (hub_ != nullptr) {
+        trace_ready();
+    }
     if (running_ == nullptr && !dispatcher_busy_) {
         grant_next();
     }
@@ -368,6 +390,9 @@ void NodeCpu::spawn_thread(Body body, const std::string &name) {
                       sc_core::sc_gen_unique_name("fw_thread"), &opts);
     sim->hierarchy_pop();
     ready_.push_back(t.get());
+    if (hub_ != nullptr) {
+        trace_ready();
+    }
     if (running_ == nullptr && !dispatcher_busy_) {
         grant_next();
     }
@@ -419,6 +444,9 @@ void NodeCpu::yield() {
     }
     Thread *self = running_;
     ready_.push_back(self);
+    if (hub_ != nullptr) {
+        trace_ready();
+    }
     release();
     wait_for_cpu(self);
 }
@@ -486,6 +514,9 @@ void NodeCpu::sem_post(uint32_t handle, uint32_t &count) {
         charge(params_.thread_wakeup_cycles);
         ++wakeups_;
         ready_.push_back(t);
+        if (hub_ != nullptr) {
+            trace_ready();
+        }
     } else {
         if (count == 0xffffffffu) {
             fail("hal_sem_post: semaphore count overflow");
@@ -587,6 +618,45 @@ std::vector<ThreadInfo> NodeCpu::thread_infos() const {
         out.push_back(info);
     }
     return out;
+}
+
+// ---- observation ---------------------------------------------------------------
+
+void NodeCpu::observe(trace::TraceHub *hub, const std::string &scope) {
+    hub_ = hub;
+    scope_ = scope;
+    using trace::SignalKind;
+    using trace::TimelineRole;
+    sig_activity_ = hub->signal(
+        {scope, "activity", SignalKind::Text, 24, TimelineRole::Slices, "idle"}, {0, "idle"});
+    sig_busy_ = hub->signal({scope, "busy", SignalKind::Bit, 1, TimelineRole::None, ""});
+    sig_ready_ = hub->signal({scope, "ready", SignalKind::Int, 8, TimelineRole::Counter, ""});
+    sig_irq_ = hub->signal({scope, "irq", SignalKind::Int, HW_IRQ_LINES, TimelineRole::None, ""});
+}
+
+void NodeCpu::trace_activity(size_t activity) {
+    // Activity changes happen at synchronisation points, so the stretch of an
+    // activity includes the charges it waited out (CpuStats counts the same).
+    const std::string &name = activities_[activity].name;
+    std::string shown = name.compare(0, 7, "thread:") == 0 ? name.substr(7) : name;
+    uint64_t now = now_ps();
+    hub_->set_text(sig_activity_, now, shown);
+    hub_->set(sig_busy_, now, activity != 0 ? 1 : 0);
+    hub_->log({now, "CPU", scope_, trace::Direction::Instant, "RUN", 0, "activity=" + shown});
+}
+
+void NodeCpu::trace_ready() {
+    hub_->set(sig_ready_, now_ps(), static_cast<int64_t>(ready_.size()));
+}
+
+void NodeCpu::trace_irq_lines() {
+    int64_t mask = 0;
+    for (unsigned line = 0; line < irq.size(); ++line) {
+        if (irq[line]->read()) {
+            mask |= int64_t(1) << line;
+        }
+    }
+    hub_->set(sig_irq_, now_ps(), mask);
 }
 
 // ---- failure -------------------------------------------------------------------

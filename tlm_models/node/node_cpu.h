@@ -17,6 +17,7 @@
 // this CPU or from one of its interrupt handlers.
 
 #include "hw/node_map.h"
+#include "tlm_models/common/trace_hub.h"
 #include "tlm_models/node/node_cpu_params.h"
 
 #include <nlohmann/json.hpp>
@@ -158,6 +159,9 @@ public:
     std::vector<ThreadInfo> thread_infos() const;
     // Sleeps that have ended and waits that timed out so far.
     uint64_t timers_expired() const { return timers_expired_; }
+    // Reports the activity holding the CPU, busy, the ready-thread count and the
+    // interrupt lines to `hub` under `scope` (docs/observe.md). Before sc_start.
+    void observe(trace::TraceHub *hub, const std::string &scope);
 
 private:
     struct Thread;
@@ -245,6 +249,14 @@ private:
 
     std::string failure_;
     sc_core::sc_event never_;
+
+    // Observation (null hub_: off).
+    void trace_activity(size_t activity);
+    void trace_ready();
+    void trace_irq_lines();
+    trace::TraceHub *hub_ = nullptr;
+    std::string scope_;
+    uint32_t sig_activity_ = 0, sig_busy_ = 0, sig_ready_ = 0, sig_irq_ = 0;
 };
 
 } // namespace starfish::node

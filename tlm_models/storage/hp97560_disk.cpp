@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -323,6 +324,16 @@ Hp97560Disk::Positioning Hp97560Disk::position_from(const MechPlan &p, uint32_t 
         if (!continuation && (seek || wait)) {
             ++stats_.movements;
         }
+        if (hub_ != nullptr && !continuation) {
+            uint32_t c0 = geom_.cylinder_of_track(p.track), c1 = geom_.cylinder_of_track(to);
+            observe_log(
+                pos.start, trace::Direction::Instant, "POSITION",
+                "lba=" + std::to_string(lba) + " from_cyl=" + std::to_string(c0) +
+                    " to_cyl=" + std::to_string(c1) +
+                    " distance=" + std::to_string(c1 > c0 ? c1 - c0 : c0 - c1) +
+                    " seek_ps=" + std::to_string(pos.ready - pos.start) + " rotate_ps=" +
+                    std::to_string(static_cast<uint64_t>(clock_.slot_time(pos.u0)) - pos.ready));
+        }
     }
     return pos;
 }
@@ -487,6 +498,12 @@ void Hp97560Disk::classify_read(uint32_t s, uint32_t e, uint64_t now, uint64_t o
                                 uint32_t &pinned_end) {
     uint32_t m = first_uncovered(s, e, now);
     pinned_end = m; // the drive keeps [s, m) for this command
+    if (hub_ != nullptr) {
+        observe_log(now, trace::Direction::Instant, "CACHE",
+                    std::string(m == e ? "result=hit" : "result=miss") +
+                        " lba=" + std::to_string(s) + " blocks=" + std::to_string(e - s) +
+                        " cached=" + std::to_string(m - s));
+    }
     if (!params_.readahead) {
         stop_lba_ = e;
     }
@@ -590,11 +607,25 @@ ScsiBusStep Hp97560Disk::command(const ScsiCommand &c, uint64_t now) {
     if (cmd_.active) {
         throw std::logic_error(std::string(name()) + ": command while another is in progress");
     }
+    ObservedEvent observed(*this, now);
     if (faults_ && faults_->silent_now()) {
         return go_silent();
     }
     prune_writes(now);
     const uint8_t op = c.cdb[0];
+    if (hub_ != nullptr) {
+        command_id_ = (static_cast<uint64_t>(global_id_) << 32) | ++commands_seen_;
+        std::string fields = "opcode=0x" + [&] {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "%02x", op);
+            return std::string(hex);
+        }();
+        if (c.cdb_len >= 10) {
+            fields += " lba=" + std::to_string(hw_scsi_cdb10_lba(c.cdb)) +
+                      " blocks=" + std::to_string(hw_scsi_cdb10_blocks(c.cdb));
+        }
+        observe_log(now, trace::Direction::Begin, "CMD", fields);
+    }
     const bool ten = op == HW_SCSI_OP_READ10 || op == HW_SCSI_OP_WRITE10 ||
                      op == HW_SCSI_OP_PREFETCH10 || op == HW_SCSI_OP_SYNC_CACHE10 ||
                      op == HW_SCSI_OP_READ_CAPACITY10;
@@ -711,6 +742,7 @@ void Hp97560Disk::schedule_next_burst(uint64_t now) {
 
 ScsiBusStep Hp97560Disk::bus_granted(uint32_t, uint64_t now) {
     ++events_;
+    ObservedEvent observed(*this, now);
     cmd_.state = CmdState::Connected;
     const ScsiBusParams &bp = bus_.params();
     if (cmd_.opcode == HW_SCSI_OP_READ10) {
@@ -738,6 +770,7 @@ ScsiBusStep Hp97560Disk::bus_granted(uint32_t, uint64_t now) {
 
 ScsiBusStep Hp97560Disk::bus_phase_done(uint32_t, uint64_t now) {
     ++events_;
+    ObservedEvent observed(*this, now);
     ScsiInitiator *host = bus_.initiator();
     const ScsiBusParams &bp = bus_.params();
     switch (conn_) {
@@ -802,6 +835,11 @@ ScsiBusStep Hp97560Disk::bus_phase_done(uint32_t, uint64_t now) {
         cmd_.active = false;
         cmd_.state = CmdState::None;
         ++stats_.requests;
+        if (hub_ != nullptr) {
+            observe_log(now, trace::Direction::End, "CMD",
+                        "status=" + std::to_string(result_.status) +
+                            " bytes=" + std::to_string(result_.transferred));
+        }
         host->command_complete(target_id_, result_, now);
         if (tracing_) {
             update_trace(now);
@@ -844,6 +882,7 @@ void Hp97560Disk::wake_at(uint64_t t) {
 void Hp97560Disk::on_wake() {
     ++events_;
     uint64_t now = sc_core::sc_time_stamp().value();
+    ObservedEvent observed(*this, now);
     prune_writes(now);
     if (cmd_.active && cmd_.state == CmdState::Overhead && now >= cmd_.overhead_end) {
         after_overhead(now);
@@ -923,8 +962,16 @@ void Hp97560Disk::trace(sc_core::sc_trace_file *tf) {
 }
 
 void Hp97560Disk::update_trace(uint64_t now) {
+    uint32_t track = 0;
+    MechState state = mech_state_at(now, track);
+    mech_trace_ = static_cast<int>(state);
+    cylinder_trace_ = static_cast<int>(geom_.cylinder_of_track(track));
+    cmd_trace_ = static_cast<int>(conn_ != Connection::None ? CmdState::Connected : cmd_.state);
+}
+
+Hp97560Disk::MechState Hp97560Disk::mech_state_at(uint64_t now, uint32_t &track) const {
     MechState state = MechState::Idle;
-    uint32_t track = plan().track;
+    track = plan().track;
     auto phase_of = [&](uint64_t start, uint64_t ready, uint64_t data, uint64_t end, uint32_t from,
                         uint32_t to, MechState transfer) {
         if (now < start || now >= end) {
@@ -955,9 +1002,7 @@ void Hp97560Disk::update_trace(uint64_t now) {
                  static_cast<uint64_t>(clock_.slot_time(stream_.u0)), end, stream_.from_track,
                  reading, MechState::Read);
     }
-    mech_trace_ = static_cast<int>(state);
-    cylinder_trace_ = static_cast<int>(geom_.cylinder_of_track(track));
-    cmd_trace_ = static_cast<int>(conn_ != Connection::None ? CmdState::Connected : cmd_.state);
+    return state;
 }
 
 uint64_t Hp97560Disk::next_mech_transition(uint64_t now) const {
@@ -988,6 +1033,103 @@ uint64_t Hp97560Disk::next_mech_transition(uint64_t now) const {
         }
     }
     return next;
+}
+
+// ---- observation ---------------------------------------------------------------------
+
+void Hp97560Disk::observe(trace::TraceHub *hub, const std::string &scope) {
+    hub_ = hub;
+    scope_ = scope;
+    // No extra wakes (they would make the run end later): the transitions between
+    // two events of the drive are reported at the second (observe_until).
+    observed_watermark_ = kNever; // nothing planned yet: nothing to report late
+    hub->hold(&observed_watermark_);
+    hub->at_finish([this](uint64_t end_ps) { observe_until(end_ps); });
+    using trace::SignalKind;
+    using trace::TimelineRole;
+    sig_state_ = hub->signal({scope, "state", SignalKind::Text, 10, TimelineRole::Slices, "idle"},
+                             {0, "idle"});
+    sig_cylinder_ = hub->signal({scope, "cylinder", SignalKind::Int, 12, TimelineRole::None, ""});
+    sig_head_ = hub->signal({scope, "head", SignalKind::Int, 5, TimelineRole::None, ""});
+    sig_command_ =
+        hub->signal({scope, "command", SignalKind::Text, 10, TimelineRole::None, ""}, {0, "none"});
+    sig_cache_ = hub->signal({scope, "cache", SignalKind::Int, 16, TimelineRole::Counter, ""});
+    sig_writes_ = hub->signal({scope, "writes", SignalKind::Int, 8, TimelineRole::Counter, ""});
+}
+
+Hp97560Disk::ObservedEvent::ObservedEvent(Hp97560Disk &disk, uint64_t now)
+    : disk_(disk.hub_ != nullptr ? &disk : nullptr), now_(now) {
+    if (disk_ != nullptr) {
+        disk_->observe_until(now);
+    }
+}
+
+Hp97560Disk::ObservedEvent::~ObservedEvent() {
+    if (disk_ != nullptr) {
+        uint32_t track = 0;
+        MechState state = disk_->mech_state_at(now_, track);
+        disk_->observe_state(now_, state, track);
+        disk_->observed_until_ = now_;
+        // With mechanism work planned, its transitions come in the past at the
+        // next event: the hub holds records from now on until then.
+        disk_->observed_watermark_ = disk_->next_mech_transition(now_) == kNever ? kNever : now_;
+    }
+}
+
+void Hp97560Disk::observe_until(uint64_t t) {
+    for (uint64_t at = observed_until_;;) {
+        at = next_mech_transition(at);
+        if (at > t) {
+            break;
+        }
+        uint32_t track = 0;
+        MechState state = mech_state_at(at, track);
+        observe_state(at, state, track);
+    }
+    observed_until_ = t;
+}
+
+void Hp97560Disk::observe_state(uint64_t now, MechState state, uint32_t track) {
+    static const char *const kCommand[] = {"none", "overhead", "waiting", "want-bus", "connected"};
+    const char *shown = "idle";
+    switch (state) {
+    case MechState::Idle:
+        break;
+    case MechState::Seek:
+        shown = "seek";
+        break;
+    case MechState::Rotate:
+        shown = "rotate";
+        break;
+    case MechState::Read:
+        // Reading for the command in progress, or ahead of any request.
+        shown = cmd_.active && cmd_uses_stream_ ? "transfer" : "read-ahead";
+        break;
+    case MechState::Write:
+        shown = "transfer";
+        break;
+    }
+    uint64_t cached = 0;
+    if (stream_.valid) {
+        Window w = stream_window(now);
+        cached += w.hi > w.lo ? w.hi - w.lo : 0;
+    }
+    for (const Window &w : segments_) {
+        cached += w.hi > w.lo ? w.hi - w.lo : 0;
+    }
+    CmdState cmd = conn_ != Connection::None ? CmdState::Connected : cmd_.state;
+    hub_->set_text(sig_state_, now, shown);
+    hub_->set(sig_cylinder_, now, geom_.cylinder_of_track(track));
+    hub_->set(sig_head_, now, track % geom_.heads());
+    hub_->set_text(sig_command_, now, kCommand[static_cast<int>(cmd)]);
+    hub_->set(sig_cache_, now, static_cast<int64_t>(cached));
+    hub_->set(sig_writes_, now, static_cast<int64_t>(writes_.size()));
+}
+
+void Hp97560Disk::observe_log(uint64_t at_ps, trace::Direction dir, const char *op,
+                              std::string fields) {
+    hub_->log({at_ps, "DISK", scope_, dir, op, dir == trace::Direction::Instant ? 0 : command_id_,
+               std::move(fields)});
 }
 
 } // namespace starfish::storage

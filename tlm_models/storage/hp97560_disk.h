@@ -14,6 +14,7 @@
 // Real data: the drive keeps the bytes written to it (sparse, in 8 KB pages);
 // never-written sectors read as hw_disk_fill_sector(global disk id, lba).
 
+#include "tlm_models/common/trace_hub.h"
 #include "tlm_models/storage/disk_faults.h"
 #include "tlm_models/storage/disk_geometry.h"
 #include "tlm_models/storage/disk_params.h"
@@ -108,6 +109,10 @@ public:
 
     // VCD: mechanism state (MechState), command state (CmdState), cylinder.
     void trace(sc_core::sc_trace_file *tf);
+    // Reports the mechanism state, cylinder, head, command state, cache fill and
+    // queued media writes to `hub` under `scope`, and commands, cache hits and
+    // positionings to the transaction log (docs/observe.md). Before sc_start.
+    void observe(trace::TraceHub *hub, const std::string &scope);
     uint64_t events() const { return events_; }
 
     enum class MechState : int { Idle = 0, Seek = 1, Rotate = 2, Read = 3, Write = 4 };
@@ -232,6 +237,7 @@ private:
 
     // Trace helpers.
     void update_trace(uint64_t now);
+    MechState mech_state_at(uint64_t t, uint32_t &track) const; // from the current plan
     uint64_t next_mech_transition(uint64_t now) const;
 
     DiskParams params_;
@@ -282,6 +288,32 @@ private:
     int cmd_trace_ = 0;
     int cylinder_trace_ = 0;
     sc_core::sc_event wake_;
+
+    // Observation (null hub_: off).
+    // Entry to an event of the drive (a wake, a bus callback): reports the
+    // transitions since the last one; on leaving, the state it settled in.
+    class ObservedEvent {
+    public:
+        ObservedEvent(Hp97560Disk &disk, uint64_t now);
+        ~ObservedEvent();
+        ObservedEvent(const ObservedEvent &) = delete;
+        ObservedEvent &operator=(const ObservedEvent &) = delete;
+
+    private:
+        Hp97560Disk *disk_;
+        uint64_t now_;
+    };
+    void observe_until(uint64_t t); // the mechanism's transitions in (observed_until_, t]
+    void observe_state(uint64_t now, MechState state, uint32_t track);
+    void observe_log(uint64_t at_ps, trace::Direction dir, const char *op, std::string fields);
+    trace::TraceHub *hub_ = nullptr;
+    std::string scope_;
+    uint64_t observed_until_ = 0;
+    uint64_t observed_watermark_ = 0; // earliest time this drive may still report
+    uint64_t command_id_ = 0;         // of the command in progress (global id << 32 | count)
+    uint64_t commands_seen_ = 0;
+    uint32_t sig_state_ = 0, sig_cylinder_ = 0, sig_head_ = 0, sig_command_ = 0, sig_cache_ = 0,
+             sig_writes_ = 0;
 };
 
 } // namespace starfish::storage

@@ -93,6 +93,9 @@ void ScsiBus::on_wake() {
             stats_.busy_ps += now - tenure_start_;
             owner_ = nullptr;
             step_phase_ = ScsiPhase::Free;
+            if (hub_ != nullptr) {
+                observe_phase(ScsiPhase::Free, now);
+            }
             phase_trace_ = static_cast<int>(ScsiPhase::Free);
         } else {
             start_step(next, now);
@@ -139,6 +142,9 @@ void ScsiBus::grant_next(uint64_t now) {
         throw std::logic_error(std::string(name()) + ": a bus client won arbitration and released");
     }
     arbitration_end_ = now + params_.arbitration_ps;
+    if (hub_ != nullptr) {
+        observe_phase(ScsiPhase::Arbitration, now);
+    }
     start_step(first, arbitration_end_);
 }
 
@@ -148,10 +154,44 @@ void ScsiBus::start_step(const ScsiBusStep &step, uint64_t start) {
     }
     step_phase_ = step.phase;
     step_end_ = start + step.duration_ps;
+    if (hub_ != nullptr) {
+        observe_phase(step.phase, start);
+    }
     if (step.phase == ScsiPhase::DataIn || step.phase == ScsiPhase::DataOut) {
         stats_.data_bytes += step.data_bytes;
         stats_.data_ps += step.duration_ps;
     }
+}
+
+// ---- observation ---------------------------------------------------------------------
+
+void ScsiBus::observe(trace::TraceHub *hub, const std::string &scope) {
+    hub_ = hub;
+    scope_ = scope;
+    sig_phase_ = hub->signal(
+        {scope, "phase", trace::SignalKind::Text, 12, trace::TimelineRole::Slices, "free"},
+        {0, "free"});
+    sig_owner_ = hub->signal(
+        {scope, "owner", trace::SignalKind::Text, 8, trace::TimelineRole::None, ""}, {0, ""});
+}
+
+std::string ScsiBus::owner_name() const {
+    for (size_t t = 0; t < targets_.size(); ++t) {
+        if (targets_[t] == owner_) {
+            return "disk" + std::to_string(t);
+        }
+    }
+    return owner_ != nullptr ? "host" : "";
+}
+
+void ScsiBus::observe_phase(ScsiPhase phase, uint64_t at_ps) {
+    // A step after arbitration starts when arbitration ends: stamped then.
+    std::string owner = owner_name();
+    hub_->set_text(sig_phase_, at_ps, phase_name(phase));
+    hub_->set_text(sig_owner_, at_ps, owner);
+    hub_->log(
+        {at_ps, "SCSI", scope_, trace::Direction::Instant, "PHASE", 0,
+         std::string("phase=") + phase_name(phase) + (owner.empty() ? "" : " owner=" + owner)});
 }
 
 } // namespace starfish::storage

@@ -11,6 +11,7 @@
 // node memory by direct pointers at the end of a data phase (ScsiInitiator).
 // Events: one per phase end (plus one at the end of arbitration when tracing).
 
+#include "tlm_models/common/trace_hub.h"
 #include "tlm_models/storage/scsi_bus_params.h"
 
 #include <nlohmann/json.hpp>
@@ -133,6 +134,9 @@ public:
     // Adds the bus phase (ScsiPhase value) to a VCD file; switches on the extra
     // event at the end of each arbitration so the trace shows it.
     void trace(sc_core::sc_trace_file *tf);
+    // Reports the phase and the tenure's owner ("host", "disk<target>") to `hub`
+    // under `scope`, and each phase to the transaction log (docs/observe.md).
+    void observe(trace::TraceHub *hub, const std::string &scope);
 
 private:
     struct Request {
@@ -162,6 +166,13 @@ private:
     ScsiBusStats stats_;
     uint64_t events_ = 0;
     sc_core::sc_event wake_;
+
+    // Observation (null hub_: off).
+    void observe_phase(ScsiPhase phase, uint64_t at_ps);
+    std::string owner_name() const;
+    trace::TraceHub *hub_ = nullptr;
+    std::string scope_;
+    uint32_t sig_phase_ = 0, sig_owner_ = 0;
 };
 
 } // namespace starfish::storage

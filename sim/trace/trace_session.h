@@ -1,0 +1,56 @@
+#pragma once
+// What `starfish run --vcd/--log/--timeline` asks for, checked before the run
+// (configuration errors, exit 2), and the session that attaches the observation
+// layer to a machine (docs/observe.md).
+//
+// Component scopes: cp<k>.cpu, cp<k>.ni, iop<k>.cpu, iop<k>.ni, iop<k>.scsi (the
+// SCSI bus), iop<k>.disk<t> (target t of IOP k's bus), net.r<router>.
+
+#include "hw/platform/machine.h"
+#include "hw/platform/machine_params.h"
+#include "sim/trace/scope_filter.h"
+#include "tlm_models/common/trace_hub.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace starfish::trace {
+
+struct TraceRequest {
+    std::string vcd_path, log_path, timeline_path; // "" = not asked for
+    uint64_t from_ps = 0;
+    uint64_t to_ps = UINT64_MAX;
+    std::vector<std::string> components;     // --trace (VCD and timeline)
+    std::vector<std::string> log_components; // --log-components
+    bool any() const { return !vcd_path.empty() || !log_path.empty() || !timeline_path.empty(); }
+};
+
+// "2ms", "150us", "1.5s", "4000ns", "12ps", or plain seconds; false if malformed.
+bool parse_time_ps(const std::string &text, uint64_t &ps);
+
+// Throws std::invalid_argument naming the problem: a window that ends before it
+// begins, a component the machine does not have, a file that cannot be written
+// (each file is created empty to find out).
+void check_request(const TraceRequest &req, const platform::MachineShape &shape);
+
+// The request of this process (set by the CLI before trials are forked); the
+// workloads trace trial 0 only.
+void set_request(const TraceRequest &req);
+const TraceRequest &request();
+
+class TraceSession {
+public:
+    // Attaches the hub and its sinks to the machine (before it runs) when a trace
+    // was requested for this trial; nullptr otherwise.
+    static std::unique_ptr<TraceSession> attach_requested(platform::Machine &m, int trial);
+    TraceSession(platform::Machine &m, const TraceRequest &req);
+    // Flushes the records and closes the files (after the run).
+    void finish();
+
+private:
+    TraceHub hub_;
+};
+
+} // namespace starfish::trace
