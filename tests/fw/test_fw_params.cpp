@@ -64,7 +64,7 @@ BOOST_AUTO_TEST_CASE(every_firmware_parameter_is_documented_and_valid) {
             BOOST_TEST(!spec.provenance.empty());
             bool grouped = false;
             for (const char *group : {"cost.", "msg.", "commtest.", "fs.", "ddio.", "spfs.",
-                                      "twophase.", "workload.", "scsi."}) {
+                                      "twophase.", "workload.", "scsi.", "lu."}) {
                 grouped = grouped || key.rfind(group, 0) == 0;
             }
             BOOST_TEST(grouped);
