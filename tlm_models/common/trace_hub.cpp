@@ -46,12 +46,12 @@ void TraceHub::log(Transaction t) {
 void TraceHub::push(Record r) {
     pending_.push_back(std::move(r));
     if (pending_.size() >= flush_at_) {
-        uint64_t safe = sc_core::sc_time_stamp().value();
-        for (const uint64_t *w : watermarks_) {
-            safe = std::min(safe, *w);
+        uint64_t now = sc_core::sc_time_stamp().value();
+        for (auto &f : catch_ups_) {
+            f(now);
         }
-        flush(safe, false);
-        flush_at_ = pending_.size() + kBatch; // what a watermark still holds waits longer
+        flush(now, false);
+        flush_at_ = pending_.size() + kBatch;
     }
 }
 

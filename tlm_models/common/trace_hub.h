@@ -6,10 +6,10 @@
 // pointer test.
 //
 // Records may be stamped later than the current simulated time (a SCSI phase that
-// starts after arbitration, a DMA known to end later); a record stamped earlier
-// must be announced by a watermark (hold()). The hub buffers records and hands the
-// sinks everything stamped before the current time and every watermark, sorted by
-// time (records with equal times in the order they were made).
+// starts after arbitration, a DMA known to end later); a component that stamps
+// records earlier registers with catch_up_with(). The hub buffers records and
+// hands the sinks everything stamped before the current time, sorted by time
+// (records with equal times in the order they were made).
 
 #include <cstdint>
 #include <functional>
@@ -92,9 +92,9 @@ public:
     void set_text(uint32_t signal, uint64_t t_ps, std::string text);
     void log(Transaction t);
 
-    // A component that reports some records late, at its next event, keeps at
-    // `*watermark` the earliest time it may still report: later records wait.
-    void hold(const uint64_t *watermark) { watermarks_.push_back(watermark); }
+    // A component that reports some records late (at its next event) is asked to
+    // report everything up to the current time before records are handed on.
+    void catch_up_with(std::function<void(uint64_t)> f) { catch_ups_.push_back(std::move(f)); }
     // Called with the end time before the last records are handed on.
     void at_finish(std::function<void(uint64_t)> f) { finishers_.push_back(std::move(f)); }
 
@@ -121,7 +121,7 @@ private:
     std::vector<Value> values_; // as of the records handed on so far
     std::vector<Record> pending_;
     size_t flush_at_ = size_t(1) << 15; // pending_ size that triggers the next flush
-    std::vector<const uint64_t *> watermarks_;
+    std::vector<std::function<void(uint64_t)>> catch_ups_;
     std::vector<std::function<void(uint64_t)>> finishers_;
     bool started_ = false;
     bool finished_ = false;

@@ -1041,9 +1041,8 @@ void Hp97560Disk::observe(trace::TraceHub *hub, const std::string &scope) {
     hub_ = hub;
     scope_ = scope;
     // No extra wakes (they would make the run end later): the transitions between
-    // two events of the drive are reported at the second (observe_until).
-    observed_watermark_ = kNever; // nothing planned yet: nothing to report late
-    hub->hold(&observed_watermark_);
+    // two events of the drive are reported at the second, or when the hub asks.
+    hub->catch_up_with([this](uint64_t now) { observe_until(now); });
     hub->at_finish([this](uint64_t end_ps) { observe_until(end_ps); });
     using trace::SignalKind;
     using trace::TimelineRole;
@@ -1070,9 +1069,6 @@ Hp97560Disk::ObservedEvent::~ObservedEvent() {
         MechState state = disk_->mech_state_at(now_, track);
         disk_->observe_state(now_, state, track);
         disk_->observed_until_ = now_;
-        // With mechanism work planned, its transitions come in the past at the
-        // next event: the hub holds records from now on until then.
-        disk_->observed_watermark_ = disk_->next_mech_transition(now_) == kNever ? kNever : now_;
     }
 }
 

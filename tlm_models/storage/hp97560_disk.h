@@ -309,8 +309,7 @@ private:
     trace::TraceHub *hub_ = nullptr;
     std::string scope_;
     uint64_t observed_until_ = 0;
-    uint64_t observed_watermark_ = 0; // earliest time this drive may still report
-    uint64_t command_id_ = 0;         // of the command in progress (global id << 32 | count)
+    uint64_t command_id_ = 0; // of the command in progress (global id << 32 | count)
     uint64_t commands_seen_ = 0;
     uint32_t sig_state_ = 0, sig_cylinder_ = 0, sig_head_ = 0, sig_command_ = 0, sig_cache_ = 0,
              sig_writes_ = 0;
