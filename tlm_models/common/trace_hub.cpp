@@ -45,11 +45,13 @@ void TraceHub::log(Transaction t) {
 
 void TraceHub::push(Record r) {
     pending_.push_back(std::move(r));
-    if (pending_.size() >= flush_at_) {
+    if (pending_.size() >= flush_at_ && !catching_up_) {
         uint64_t now = sc_core::sc_time_stamp().value();
+        catching_up_ = true; // their records come back through push()
         for (auto &f : catch_ups_) {
             f(now);
         }
+        catching_up_ = false;
         flush(now, false);
         flush_at_ = pending_.size() + kBatch;
     }

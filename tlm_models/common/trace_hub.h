@@ -123,6 +123,7 @@ private:
     size_t flush_at_ = size_t(1) << 15; // pending_ size that triggers the next flush
     std::vector<std::function<void(uint64_t)>> catch_ups_;
     std::vector<std::function<void(uint64_t)>> finishers_;
+    bool catching_up_ = false;
     bool started_ = false;
     bool finished_ = false;
 };
