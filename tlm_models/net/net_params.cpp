@@ -16,13 +16,15 @@ void declare_net_params(config::Registry &reg) {
                 "cycles from a head flit's arrival in a router to its crossing of the next "
                 "channel (routing, VC allocation, switch)",
                 "given: docs/reference.md §2 (20 ns per router = 1 cycle at machine.cpu_mhz = 50)");
-    reg.add_int("net.link_delay_cycles", 0, "cycles", {0, 64},
-                "extra wire cycles on each router-to-router link, for flits and for credits",
-                "derived: docs/reference.md §2 gives 20 ns per hop in all, already spent in the router");
-    reg.add_int("net.flit_bytes", 4, "bytes", {1, 256},
-                "flit width; a link moves one flit per cycle, so a link carries "
-                "flit_bytes x machine.cpu_mhz bytes per second",
-                "derived: docs/reference.md §2, 200e6 B/s per link / 50 MHz = 4 bytes (hw/packet.h)");
+    reg.add_int(
+        "net.link_delay_cycles", 0, "cycles", {0, 64},
+        "extra wire cycles on each router-to-router link, for flits and for credits",
+        "derived: docs/reference.md §2 gives 20 ns per hop in all, already spent in the router");
+    reg.add_int(
+        "net.flit_bytes", 4, "bytes", {1, 256},
+        "flit width; a link moves one flit per cycle, so a link carries "
+        "flit_bytes x machine.cpu_mhz bytes per second",
+        "derived: docs/reference.md §2, 200e6 B/s per link / 50 MHz = 4 bytes (hw/packet.h)");
     reg.add_int("net.buffer_flits", 4, "flits", {1, 1024},
                 "input buffer depth of each virtual channel (credit flow control); below "
                 "router_delay + 2 x link_delay + 1 a single worm cannot use the full link rate",
@@ -51,12 +53,13 @@ void declare_net_params(config::Registry &reg) {
                 "VCs competing in round robin",
                 "convention: 0 keeps the calibrated results; 1 is the usual VC router "
                 "(one crossbar input per port)");
-    reg.add_int("net.noise_cycles", 4, "cycles", {0, 1000000},
-                "network timing noise: each packet waits a uniformly random [0, noise_cycles] "
-                "extra cycles before injection (stream HW_RNG_STREAM_NETWORK; 0 = off)",
-                "estimate: docs/reference.md §9 varies network timing noise across trials; 4 cycles "
-                "(mean 40 ns at 50 MHz) reorders near-simultaneous messages between trials "
-                "while staying under 1% of the ~5 us Memput end-to-end time");
+    reg.add_int(
+        "net.noise_cycles", 4, "cycles", {0, 1000000},
+        "network timing noise: each packet waits a uniformly random [0, noise_cycles] "
+        "extra cycles before injection (stream HW_RNG_STREAM_NETWORK; 0 = off)",
+        "estimate: docs/reference.md §9 varies network timing noise across trials; 4 cycles "
+        "(mean 40 ns at 50 MHz) reorders near-simultaneous messages between trials "
+        "while staying under 1% of the ~5 us Memput end-to-end time");
 }
 
 NetParams NetParams::from(const config::Config &cfg) {
