@@ -14,7 +14,7 @@ packages=(
   python3 python3-matplotlib python3-numpy
   ccache clang-format
   binutils
-  # The Slurm cluster test (tests/cli/test_slurm_cluster.py) starts its own
+  # The Slurm cluster test (tests/cli/test_slurm_cluster.cpp) starts its own
   # munged, slurmctld and slurmd on loopback (docs/cluster.md).
   munge slurmctld slurmd slurm-client
 )
