@@ -3,7 +3,7 @@
 // latency unchanged under every combination, back-to-back packets on one VC,
 // the input-port limit, deeper buffers that pay off only under tail_sent, and
 // all-to-all traffic without deadlock under every combination.
-#include "tests/net/net_harness.h"
+#include "tests/net/net_test_cases.h"
 
 #include "sim/runner/isolated_run.h"
 #include "tlm_models/net/torus_base.h"
@@ -31,22 +31,14 @@ std::string name_of(const Policy &p) {
 }
 
 Scenario base(const char *model, const Policy &p, int width = 6, int height = 6) {
-    Scenario s;
-    s.params.model = model;
-    s.params.width = width;
-    s.params.height = height;
-    s.params.noise_cycles = 0;
+    Scenario s = quiet_scenario(model, width, height);
     s.params.vc_realloc_tail_sent = p.tail_sent;
     s.params.input_speedup = p.speedup;
     return s;
 }
 
 json run(const Scenario &s) {
-    json r = starfish::sim::run_isolated([s] { return run_scenario(s); });
-    BOOST_TEST(r["errors"].empty(), r["errors"].dump());
-    BOOST_TEST(!r["deadlock"].get<bool>());
-    BOOST_TEST(r["delivered"] == r["expected"]);
-    return r;
+    return run_delivering_all(s);
 }
 
 // [id, accepted, injected, delivered, arriving] -> field

@@ -2,7 +2,7 @@
 // latency for every pair of a 6x6 torus, serialisation on a shared link, the
 // classic blocking scenario, full link rate, injection back-pressure, refusals,
 // timing noise, idleness, bad input.
-#include "tests/net/net_harness.h"
+#include "tests/net/net_test_cases.h"
 
 #include "sim/runner/isolated_run.h"
 #include "tlm_models/net/torus_base.h"
@@ -23,20 +23,11 @@ namespace {
 const char *const kModels[] = {"packet", "flit"};
 
 Scenario base(const char *model, int width = 6, int height = 6) {
-    Scenario s;
-    s.params.model = model;
-    s.params.width = width;
-    s.params.height = height;
-    s.params.noise_cycles = 0;
-    return s;
+    return quiet_scenario(model, width, height);
 }
 
 json run(const Scenario &s) {
-    json r = starfish::sim::run_isolated([s] { return run_scenario(s); });
-    BOOST_TEST(r["errors"].empty(), r["errors"].dump());
-    BOOST_TEST(!r["deadlock"].get<bool>());
-    BOOST_TEST(r["delivered"] == r["expected"]);
-    return r;
+    return run_delivering_all(s);
 }
 
 // [id, accepted, injected, delivered, arriving] -> field
