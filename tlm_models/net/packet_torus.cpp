@@ -1049,7 +1049,6 @@ void PacketTorus::run_ahead_closed_form(Worm &w) {
     const int64_t last_start = w.segs[w.last_hop].runs[0].t0;
     const int64_t arriving = last_start + int64_t(pkt.early_flits);
     const bool wants = wants_arriving(pkt, w.inj.flits);
-    deferred_.clear();
     if (wants && arriving < injected) {
         deferred_.push_back(Output{arriving, false, pkt.dst_router, 0, &pkt});
     }
