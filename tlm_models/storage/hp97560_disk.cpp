@@ -527,8 +527,13 @@ void Hp97560Disk::classify_read(uint32_t s, uint32_t e, uint64_t now, uint64_t o
             hit = true; // next sector of the stream (running, heading there, or full)
         } else if (running && m > hi && m - hi <= 2 * spt && now >= st.ready) {
             // Continue reading through the gap if that reaches m before repositioning would.
-            uint64_t t_stream = static_cast<uint64_t>(
-                clock_.slot_time(run_end_slot(anchor_lba_, anchor_u_, m + 1 - anchor_lba_)));
+            // When the stream's reading would reach m (past its limit too). From the
+            // anchor only if it lies at or before m: observation may have moved it
+            // further ahead, and no decision may depend on where it is.
+            bool from_anchor = anchor_lba_ <= m;
+            uint32_t from = from_anchor ? anchor_lba_ : st.lba0;
+            uint64_t t_stream = static_cast<uint64_t>(clock_.slot_time(
+                run_end_slot(from, from_anchor ? anchor_u_ : st.u0, m + 1 - from)));
             uint32_t track = geom_.track_of(hi > st.lba0 ? hi - 1 : st.lba0);
             uint64_t ready =
                 std::max(overhead_end, now) + geom_.switch_ps(track, geom_.track_of(m));
