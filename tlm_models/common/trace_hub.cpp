@@ -27,6 +27,7 @@ uint32_t TraceHub::signal(const SignalInfo &info, Value initial) {
     }
     signals_.push_back(info);
     values_.push_back(std::move(initial));
+    last_group_.push_back(0);
     return static_cast<uint32_t>(signals_.size() - 1);
 }
 
@@ -62,8 +63,30 @@ void TraceHub::flush(uint64_t before_ps, bool all) {
                      [](const Record &a, const Record &b) { return a.t_ps < b.t_ps; });
     size_t n = 0;
     while (n < pending_.size() && (all || pending_[n].t_ps < before_ps)) {
-        deliver(pending_[n]);
         ++n;
+    }
+    // A signal set more than once at one time takes its last value: the earlier
+    // ones would be zero-length glitches (a channel freed and taken again by the
+    // next packet in the same instant). Every record of one time is in one flush,
+    // since records are never stamped before the current time.
+    for (size_t i = 0; i < n;) {
+        size_t end = i;
+        while (end < n && pending_[end].t_ps == pending_[i].t_ps) {
+            ++end;
+        }
+        ++group_;
+        for (size_t k = end; k-- > i;) {
+            Record &r = pending_[k];
+            if (r.signal != kTransaction) {
+                r.superseded = last_group_[r.signal] == group_;
+                last_group_[r.signal] = group_;
+            }
+        }
+        for (; i < end; ++i) {
+            if (!pending_[i].superseded) {
+                deliver(pending_[i]);
+            }
+        }
     }
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(n));
 }

@@ -9,7 +9,8 @@
 // starts after arbitration, a DMA known to end later); a component that stamps
 // records earlier registers with catch_up_with(). The hub buffers records and
 // hands the sinks everything stamped before the current time, sorted by time
-// (records with equal times in the order they were made).
+// (records with equal times in the order they were made; of several values of one
+// signal at one time only the last).
 
 #include <cstdint>
 #include <functional>
@@ -107,6 +108,7 @@ private:
         uint32_t signal; // kTransaction for log records
         Value value;
         std::unique_ptr<Transaction> transaction;
+        bool superseded = false; // a later record sets the same signal at the same time
     };
     static constexpr uint32_t kTransaction = 0xffffffffu;
 
@@ -120,6 +122,8 @@ private:
     std::vector<SignalInfo> signals_;
     std::vector<Value> values_; // as of the records handed on so far
     std::vector<Record> pending_;
+    std::vector<uint64_t> last_group_; // per signal: the last time group that set it
+    uint64_t group_ = 0;
     size_t flush_at_ = size_t(1) << 15; // pending_ size that triggers the next flush
     std::vector<std::function<void(uint64_t)>> catch_ups_;
     std::vector<std::function<void(uint64_t)>> finishers_;

@@ -325,7 +325,9 @@ void FlitTorus::step() {
         const int sent = chosen[ch];
         c.sent_last_cycle = sent;
         c.sent_worm = sent >= 0 ? cand[ch][size_t(sent)].worm : nullptr;
-        trace_channel(int(ch), sent >= 0, sent);
+        trace_channel(int(ch), sent >= 0, sent,
+                      c.sent_worm != nullptr && c.sent_worm->inj.pkt ? c.sent_worm->inj.pkt->id
+                                                                     : 0);
         if (sent < 0) {
             continue;
         }
