@@ -136,10 +136,10 @@ void TimelineWriter::transaction(const Transaction &t) {
         return; // packets stay in the log: a flow per packet would swamp the view
     }
     if (t.dir == Direction::Begin) {
-        begun_[t.id] = Pending{t.t_ps, t.component, t.op, t.fields};
+        begun_[{t.op, t.id}] = Pending{t.t_ps, t.component, t.op, t.fields};
         return;
     }
-    auto it = begun_.find(t.id);
+    auto it = begun_.find({t.op, t.id});
     if (it == begun_.end()) {
         return; // began before the window
     }
@@ -147,7 +147,19 @@ void TimelineWriter::transaction(const Transaction &t) {
     std::string args =
         ",\"args\":" + fields_json(b.fields + (t.fields.empty() ? "" : " ") + t.fields);
     if (b.component == t.component) {
-        slice(track(t.component, "transactions"), b.op, b.t_ps, t.t_ps, args);
+        // Slices end here in time order, so a lane whose last slice ended by this
+        // one's start holds it without overlap.
+        std::vector<uint64_t> &ends = lane_ends_[t.component];
+        size_t lane = 0;
+        while (lane < ends.size() && ends[lane] > b.t_ps) {
+            ++lane;
+        }
+        if (lane == ends.size()) {
+            ends.push_back(0);
+        }
+        ends[lane] = t.t_ps;
+        std::string name = lane == 0 ? "transactions" : "transactions " + std::to_string(lane);
+        slice(track(t.component, name), b.op, b.t_ps, t.t_ps, args);
     } else {
         // Version-2 flow: the send slice flows out, the delivery slice flows in.
         std::string bind = ",\"bind_id\":" + hex_id(t.id);

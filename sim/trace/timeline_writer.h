@@ -3,7 +3,8 @@
 // Perfetto's UI and chrome://tracing (docs/observe.md, "Timeline"). One process
 // per top-level component (cp0, iop0, net), one named track per traced state
 // (slices for each value other than the rest value: CPU activity, disk state, SCSI
-// phase) and per component's transactions (disk commands as slices), counters for
+// phase) and per component's transactions (disk commands, firmware Memputs as
+// slices, on as many lanes as overlap), counters for
 // queue depths and cache fill, and a version-2 flow (bind_id = message id) from
 // each message's send to its delivery.
 
@@ -14,7 +15,7 @@
 #include <cstdio>
 #include <map>
 #include <string>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace starfish::trace {
@@ -60,7 +61,13 @@ private:
     std::vector<OpenSlice> open_;
     std::map<std::string, int> pids_;
     std::map<std::string, Track> tracks_;
-    std::unordered_map<uint64_t, Pending> begun_; // transactions by id
+    // Open transactions by (op, id): ids of different kinds (messages, disk
+    // commands, firmware notes) may coincide.
+    std::map<std::pair<std::string, uint64_t>, Pending> begun_;
+    // Per component, the end of the last slice on each of its transaction lanes:
+    // transactions that overlap without nesting (a firmware's outstanding Memputs)
+    // go on separate lanes, so every track's slices nest.
+    std::map<std::string, std::vector<uint64_t>> lane_ends_;
 };
 
 } // namespace starfish::trace
