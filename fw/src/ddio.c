@@ -273,12 +273,18 @@ static bool needs_partial_read(const fw_ddio_iop_t *io, uint64_t file_block, uin
     return start < q->file_offset || start + bytes > q->file_offset + q->length;
 }
 
+/* The buffer's state in a traced run's waveform (hal_probe). */
+static void show_buffer(hal_t *h, const ddio_buffer_t *b, hal_ddio_buffer_state_t state) {
+    hal_probe(h, HAL_PROBE_DDIO_BUFFER, (uint32_t)(b - b->disk->iop->bufs), state);
+}
+
 static void buffer_thread(hal_t *h, void *arg) {
     ddio_buffer_t *b = (ddio_buffer_t *)arg;
     ddio_disk_t *d = b->disk;
     fw_ddio_iop_t *io = d->iop;
     fw_disk_block_t blk;
     while (claim(d, &blk)) {
+        show_buffer(h, b, HAL_DDIO_BUFFER_DISK);
         hal_cycles(h, io->block_cycles);
         uint64_t file_block = fw_layout_file_block(&io->layout, d->file_disk, blk.local_index);
         uint64_t bytes = block_extent(io, file_block);
@@ -293,7 +299,9 @@ static void buffer_thread(hal_t *h, void *arg) {
                 }
                 ++io->stats.partial_reads;
             }
+            show_buffer(h, b, HAL_DDIO_BUFFER_PIECES);
             move_pieces(io, b, file_block, bytes);
+            show_buffer(h, b, HAL_DDIO_BUFFER_DISK);
             uint32_t st = fw_scsi_do10(io->scsi, b->cmd, d->target, HW_SCSI_OP_WRITE10, 0, blk.lba,
                                        sectors, addr);
             if (st != HW_SCSI_STATUS_GOOD) {
@@ -323,8 +331,10 @@ static void buffer_thread(hal_t *h, void *arg) {
                 d->prefetch_submitting = false;
                 ++io->stats.prefetches;
             }
+            show_buffer(h, b, HAL_DDIO_BUFFER_PIECES);
             move_pieces(io, b, file_block, bytes);
         }
+        show_buffer(h, b, HAL_DDIO_BUFFER_IDLE);
         ++io->stats.blocks;
         io->stats.bytes += bytes;
     }

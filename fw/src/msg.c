@@ -75,7 +75,31 @@ fw_ra_t *fw_ra_get(fw_msg_t *m, uint32_t kind) {
     ra->blocking = false;
     memset(&ra->got, 0, sizeof ra->got);
     ra->next = NULL;
+    ra->note = 0;
     return ra;
+}
+
+void fw_msg_note_begin(fw_msg_t *m, fw_ra_t *ra, const char *op, unsigned node, const char *what,
+                       uint32_t what_value, uint32_t bytes) {
+    if (!hal_observed(m->h)) {
+        return;
+    }
+    ra->note = ++m->notes;
+    ra->note_op = op;
+    char fields[96];
+    snprintf(fields, sizeof fields, "src=%u dst=%u %s=%u bytes=%u", hal_node_id(m->h), node, what,
+             what_value, bytes);
+    hal_note(m->h, op, HAL_NOTE_BEGIN, ra->note, fields);
+}
+
+void fw_msg_note_end(fw_msg_t *m, fw_ra_t *ra, int32_t status) {
+    if (ra->note == 0) {
+        return;
+    }
+    char fields[32];
+    snprintf(fields, sizeof fields, "status=%d", (int)status);
+    hal_note(m->h, ra->note_op, HAL_NOTE_END, ra->note, fields);
+    ra->note = 0;
 }
 
 void fw_ra_put(fw_msg_t *m, fw_ra_t *ra) {
@@ -243,6 +267,7 @@ static void ra_complete(fw_msg_t *m, fw_ra_t *ra) {
         fw_q_complete(m, ra);
         return;
     }
+    fw_msg_note_end(m, ra, ra->got.status);
     if (ra->result != NULL) {
         *ra->result = ra->got;
     }
@@ -768,6 +793,7 @@ static fw_ra_t *start_memput(fw_msg_t *m, unsigned node, uint32_t offset, const 
     hdr.offset = offset;
     hdr.length = bytes;
     m->stats.memputs++;
+    fw_msg_note_begin(m, ra, "MEMPUT", node, "offset", offset, bytes);
     fw_msg_send_hdr(m, node, &hdr, src, bytes, NULL);
     return ra;
 }
@@ -802,6 +828,7 @@ static fw_ra_t *start_memget(fw_msg_t *m, unsigned node, uint32_t offset, void *
     hdr.offset = offset;
     hdr.length = bytes;
     m->stats.memgets++;
+    fw_msg_note_begin(m, ra, "MEMGET", node, "offset", offset, bytes);
     fw_msg_send_hdr(m, node, &hdr, NULL, 0, NULL);
     return ra;
 }
@@ -840,6 +867,7 @@ static fw_ra_t *start_request(fw_msg_t *m, unsigned node, unsigned type, const u
     hdr.reply = ra->addr;
     hdr.length = bytes;
     m->stats.requests++;
+    fw_msg_note_begin(m, ra, "REQUEST", node, "type", type, bytes);
     fw_msg_send_hdr(m, node, &hdr, body, bytes, NULL);
     return ra;
 }

@@ -61,6 +61,8 @@ typedef struct fw_ra {
     hal_sem_t sem;
     fw_reply_t got; /* what the reply said */
     struct fw_ra *next;
+    uint32_t note;       /* transaction-log id of a traced Memput/Memget or batch, else 0 */
+    const char *note_op; /* its log op ("MEMPUT", ...) */
 } fw_ra_t;
 
 /* A received message waiting for its body (DONE) or for a server thread. */
@@ -162,6 +164,7 @@ struct fw_msg {
     hal_sem_t q_sem;
     struct fw_msg_barrier *barriers;
     fw_msg_stats_t stats;
+    uint32_t notes;          /* transaction-log ids handed out (traced nodes only) */
     void *thread_frame_free; /* request threads' stacks, linked through their first word */
 };
 
@@ -173,6 +176,13 @@ _Noreturn void fw_msg_failf(fw_msg_t *m, const char *fmt, ...)
 #endif
     ;
 void *fw_msg_alloc(fw_msg_t *m, uint32_t bytes, const char *what);
+/* Transaction-log lines of a traced node (hal_note): `op` (MEMPUT, MEMGET, REQUEST,
+ * QMEMPUT, QMEMGET) begins when the action
+ * is sent (to `node`; what = offset=, type= or pieces= for a batch) and ends with its
+ * answer. Cost nothing and do nothing on a node that is not traced. */
+void fw_msg_note_begin(fw_msg_t *m, fw_ra_t *ra, const char *op, unsigned node, const char *what,
+                       uint32_t what_value, uint32_t bytes);
+void fw_msg_note_end(fw_msg_t *m, fw_ra_t *ra, int32_t status);
 uint32_t fw_words(uint32_t bytes);
 fw_ra_t *fw_ra_get(fw_msg_t *m, uint32_t kind);
 void fw_ra_put(fw_msg_t *m, fw_ra_t *ra);

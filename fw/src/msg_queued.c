@@ -110,6 +110,8 @@ static void send_batch(fw_msg_t *m, unsigned node, fw_qside_t *side, bool is_get
     m->q_inflight++;
     m->q_unsent--;
     m->stats.batches_sent++;
+    fw_msg_note_begin(m, ra, is_get ? "QMEMGET" : "QMEMPUT", node, "pieces", side->pieces,
+                      side->data);
     fw_msg_send_hdr(m, node, &hdr, side->buf, side->used, NULL);
 }
 
@@ -403,6 +405,7 @@ void fw_q_complete(fw_msg_t *m, fw_ra_t *ra) {
     side->data = 0;
     side->inflight = false;
     m->q_inflight--;
+    fw_msg_note_end(m, ra, status);
     fw_ra_put(m, ra);
     for (uint32_t i = 0; i < nruns; ++i) {
         fw_group_done(m, side->runs[i].g, side->runs[i].count, status);

@@ -3,6 +3,21 @@
 
 #include <string.h>
 
+/* Every state change goes through here, so the per-state counts stay exact. */
+static void set_state(fw_spfs_cache_t *c, fw_spfs_buf_t *b, fw_spfs_buf_state_t state) {
+    --c->in_state[b->state];
+    ++c->in_state[state];
+    b->state = state;
+    if (c->observer != NULL) {
+        c->observer(c->observer_arg, c);
+    }
+}
+
+void fw_spfs_cache_observe(fw_spfs_cache_t *c, fw_spfs_cache_observer_t fn, void *arg) {
+    c->observer = fn;
+    c->observer_arg = arg;
+}
+
 static size_t align8(size_t n) {
     return (n + 7u) & ~(size_t)7u;
 }
@@ -169,6 +184,7 @@ fw_spfs_cache_t *fw_spfs_cache_init(void *mem, size_t mem_bytes, const fw_spfs_c
         fw_spfs_buf_t *b = &c->bufs[i];
         b->state = FW_SPFS_BUF_FREE;
         b->hash_next = FW_SPFS_NONE;
+        ++c->in_state[FW_SPFS_BUF_FREE];
         lru_push_mru(c, i); /* buffer 0 is the first victim */
     }
     return c;
@@ -286,7 +302,7 @@ static int take_victim(fw_spfs_cache_t *c, uint32_t disk, uint64_t block, uint32
     b->disk = disk;
     b->block = block;
     b->block_len = block_len;
-    b->state = state;
+    set_state(c, b, state);
     b->prefetched_unread = false;
     b->base_valid = false;
     clear_written(c, v);
@@ -345,7 +361,7 @@ int fw_spfs_cache_fill_done(fw_spfs_cache_t *c, uint32_t buf) {
     if (b->state != FW_SPFS_BUF_FILLING) {
         return FW_SPFS_ESTATE;
     }
-    b->state = FW_SPFS_BUF_VALID;
+    set_state(c, b, FW_SPFS_BUF_VALID);
     b->base_valid = true;
     return FW_SPFS_OK;
 }
@@ -389,7 +405,7 @@ int fw_spfs_cache_write(fw_spfs_cache_t *c, uint32_t buf, uint32_t offset, uint3
     if (offset % g != 0 || (end % g != 0 && end != b->block_len)) {
         return FW_SPFS_EALIGN;
     }
-    b->state = FW_SPFS_BUF_DIRTY;
+    set_state(c, b, FW_SPFS_BUF_DIRTY);
     b->written_granules += mark_granules(written_words(c, buf), offset / g, granules_in(c, end));
     if (!fw_spfs_cache_full(c, buf)) {
         return FW_SPFS_OK;
@@ -423,7 +439,7 @@ int fw_spfs_cache_writeback_begin(fw_spfs_cache_t *c, uint32_t buf) {
     if (!full && !b->base_valid) {
         return FW_SPFS_ESTATE;
     }
-    b->state = FW_SPFS_BUF_WRITEBACK;
+    set_state(c, b, FW_SPFS_BUF_WRITEBACK);
     ++c->stats.writebacks;
     if (!full) {
         ++c->stats.partial_writebacks;
@@ -436,7 +452,7 @@ int fw_spfs_cache_writeback_done(fw_spfs_cache_t *c, uint32_t buf) {
     if (b->state != FW_SPFS_BUF_WRITEBACK) {
         return FW_SPFS_ESTATE;
     }
-    b->state = FW_SPFS_BUF_VALID;
+    set_state(c, b, FW_SPFS_BUF_VALID);
     b->base_valid = true; /* the buffer now equals the block on disk */
     clear_written(c, buf);
     return FW_SPFS_OK;
@@ -474,7 +490,7 @@ int fw_spfs_cache_drop(fw_spfs_cache_t *c, uint32_t buf) {
         ++c->stats.prefetches_wasted;
     }
     hash_remove(c, buf);
-    b->state = FW_SPFS_BUF_FREE;
+    set_state(c, b, FW_SPFS_BUF_FREE);
     b->prefetched_unread = false;
     b->base_valid = false;
     clear_written(c, buf);

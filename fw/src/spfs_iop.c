@@ -145,6 +145,17 @@ static void maybe_prefetch(fw_spfs_iop_t *io, uint32_t local_disk, uint64_t bloc
     queue_disk(io, local_disk, b, false);
 }
 
+/* The cache's occupancy in a traced run's waveform (hal_probe). */
+static void show_cache(void *arg, const fw_spfs_cache_t *c) {
+    hal_t *h = (hal_t *)arg;
+    uint32_t free_bufs = fw_spfs_cache_count(c, FW_SPFS_BUF_FREE);
+    hal_probe(h, HAL_PROBE_CACHE_USED, 0, (int64_t)(c->params.buffers - free_bufs));
+    hal_probe(h, HAL_PROBE_CACHE_DIRTY, 0,
+              (int64_t)(fw_spfs_cache_count(c, FW_SPFS_BUF_DIRTY) +
+                        fw_spfs_cache_count(c, FW_SPFS_BUF_WRITEBACK)));
+    hal_probe(h, HAL_PROBE_CACHE_FILLING, 0, (int64_t)fw_spfs_cache_count(c, FW_SPFS_BUF_FILLING));
+}
+
 typedef struct req_args {
     uint64_t file_block;
     uint32_t offset, length;
@@ -519,6 +530,9 @@ fw_spfs_iop_t *fw_spfs_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
         return NULL;
     }
     io->cache = fw_spfs_cache_init(cache_mem, cache_bytes, &cp);
+    if (hal_observed(h)) {
+        fw_spfs_cache_observe(io->cache, show_cache, h);
+    }
     for (uint64_t i = 0; i < nbuf; ++i) {
         hal_sem_init(h, &io->waits[i].sem, 0);
         hal_sem_name(h, &io->waits[i].sem, "SPFS cache buffer: its disk I/O", 0);

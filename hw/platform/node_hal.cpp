@@ -1,5 +1,6 @@
 #include "hw/platform/node_hal.h"
 
+#include "fw/param_keys.h"
 #include "hw/node_map.h"
 
 #include <cstdio>
@@ -212,6 +213,68 @@ void NodeHal::export_value(const char *name, uint64_t value) {
     exports_[name] = value;
 }
 
+void NodeHal::observe(trace::TraceHub *hub, const std::string &scope) {
+    using trace::SignalKind;
+    using trace::TimelineRole;
+    hub_ = hub;
+    fw_scope_ = scope + ".fw";
+    const std::string fs = scope + ".fs";
+    probe_signals_.assign(HAL_PROBE_DDIO_BUFFER + 1, {});
+    if (identity_.role != HAL_ROLE_IOP) {
+        return;
+    }
+    const std::string &kind = cfg_.get_string(FW_KEY_FS_KIND);
+    if (kind == "spfs") {
+        const char *names[] = {"cache_used", "cache_dirty", "cache_filling"};
+        for (int p = HAL_PROBE_CACHE_USED; p <= HAL_PROBE_CACHE_FILLING; ++p) {
+            probe_signals_[p].push_back(
+                hub->signal({fs, names[p], SignalKind::Int, 16, TimelineRole::Counter, ""}));
+        }
+    } else if (kind == "ddio") {
+        auto buffers = static_cast<unsigned>(identity_.disks_per_iop *
+                                             cfg_.get_int(FW_KEY_DDIO_BUFFERS_PER_DISK));
+        for (unsigned b = 0; b < buffers; ++b) {
+            probe_signals_[HAL_PROBE_DDIO_BUFFER].push_back(hub->signal(
+                {fs, "buf" + std::to_string(b), SignalKind::Text, 6, TimelineRole::Slices, "idle"},
+                {0, "idle"}));
+        }
+    }
+}
+
+void NodeHal::probe(hal_probe_t probe, uint32_t index, int64_t value) {
+    // A probe of another file system or beyond the declared buffers is not shown.
+    if (hub_ == nullptr || static_cast<size_t>(probe) >= probe_signals_.size() ||
+        index >= probe_signals_[probe].size()) {
+        return;
+    }
+    uint32_t sig = probe_signals_[probe][index];
+    uint64_t t = cpu_.now_with_pending_ps();
+    if (probe == HAL_PROBE_DDIO_BUFFER) {
+        static const char *const kState[] = {"idle", "disk", "pieces"};
+        hub_->set_text(sig, t, value >= 0 && value <= 2 ? kState[value] : "?");
+    } else {
+        hub_->set(sig, t, value);
+    }
+}
+
+void NodeHal::note(const char *op, hal_note_dir_t dir, uint64_t id, const char *fields) {
+    if (hub_ == nullptr) {
+        return;
+    }
+    if (op == nullptr || op[0] == '\0') {
+        fail("hal_note with an empty op");
+    }
+    trace::Direction d = dir == HAL_NOTE_BEGIN ? trace::Direction::Begin
+                         : dir == HAL_NOTE_END ? trace::Direction::End
+                                               : trace::Direction::Instant;
+    // Ids are the firmware's per node; the node in the high bits makes them unique
+    // in the run, as the NI does for messages.
+    uint64_t run_id =
+        d == trace::Direction::Instant ? 0 : (static_cast<uint64_t>(identity_.node_id) << 40) | id;
+    hub_->log({cpu_.now_with_pending_ps(), "FW", fw_scope_, d, op, run_id,
+               fields != nullptr ? fields : ""});
+}
+
 } // namespace starfish::platform
 
 // ---- the C functions of fw/include/fw/hal.h ------------------------------------
@@ -341,6 +404,15 @@ void *hal_context(hal_t *h) {
     return bound(h).context();
 }
 
+int hal_observed(hal_t *h) {
+    return bound(h).observed() ? 1 : 0;
+}
+void hal_probe(hal_t *h, hal_probe_t probe, uint32_t index, int64_t value) {
+    bound(h).probe(probe, index, value);
+}
+void hal_note(hal_t *h, const char *op, hal_note_dir_t dir, uint64_t id, const char *fields) {
+    bound(h).note(op, dir, id, fields);
+}
 void hal_export(hal_t *h, const char *name, uint64_t value) {
     bound(h).export_value(name, value);
 }

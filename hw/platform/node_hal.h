@@ -8,6 +8,7 @@
 #include "hw/platform/fw_names.h"
 #include "hw/platform/node_allocator.h"
 #include "hw/platform/node_hal_params.h"
+#include "tlm_models/common/trace_hub.h"
 #include "tlm_models/node/node_cpu.h"
 #include "tlm_models/node/node_memory.h"
 
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace starfish::platform {
 class NodeHal;
@@ -92,6 +94,14 @@ public:
     double config_real(const char *key);
     const char *config_string(const char *key);
     void export_value(const char *name, uint64_t value);
+    // Observation (docs/observe.md): the firmware's probes become signals of
+    // `<scope>.fs` (declared here from the configuration: an SPFS IOP's cache
+    // occupancy, a DDIO IOP's buffer states) and its notes lines of `<scope>.fw`.
+    // Before sc_start.
+    void observe(trace::TraceHub *hub, const std::string &scope);
+    bool observed() const { return hub_ != nullptr; }
+    void probe(hal_probe_t probe, uint32_t index, int64_t value);
+    void note(const char *op, hal_note_dir_t dir, uint64_t id, const char *fields);
     [[noreturn]] void fail(const std::string &message) { cpu_.fail(message); }
 
 private:
@@ -109,6 +119,11 @@ private:
     std::map<std::string, uint64_t> exports_;
     void *context_ = nullptr;
     FirmwareNames names_;
+    trace::TraceHub *hub_ = nullptr;
+    std::string fw_scope_;
+    // Signal handle per probe and index; kNoSignal where none was declared.
+    static constexpr uint32_t kNoSignal = 0xffffffffu;
+    std::vector<std::vector<uint32_t>> probe_signals_;
 };
 
 } // namespace starfish::platform

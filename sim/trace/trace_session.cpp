@@ -51,7 +51,7 @@ bool valid_component(const std::string &name, const platform::MachineShape &shap
         return false;
     }
     int t = 0;
-    return sub.empty() || sub == "cpu" || sub == "ni" ||
+    return sub.empty() || sub == "cpu" || sub == "ni" || sub == "fw" || (iop && sub == "fs") ||
            (iop && (sub == "scsi" || (numbered(sub, "disk", t) && t < shape.disks_per_iop)));
 }
 
@@ -105,7 +105,7 @@ void check_request(const TraceRequest &req, const platform::MachineShape &shape)
             if (!valid_component(c, shape)) {
                 throw std::invalid_argument(
                     "unknown component '" + c +
-                    "' (expected cp<k>, iop<k>, net, with .cpu, .ni, .scsi, .disk<t> or "
+                    "' (expected cp<k>, iop<k>, net, with .cpu, .ni, .fw, .fs, .scsi, .disk<t> or "
                     "net.r<router>, within this machine's shape)");
             }
         }
@@ -164,6 +164,9 @@ TraceSession::TraceSession(platform::Machine &m, const TraceRequest &req)
         }
         if (want(node + ".ni")) {
             n.ni().observe(&hub_, node + ".ni");
+        }
+        if (want(node + ".fs") || want(node + ".fw")) {
+            n.hal().observe(&hub_, node);
         }
     }
     for (int k = 0; k < m.shape().iop_count; ++k) {

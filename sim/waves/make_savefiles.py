@@ -9,7 +9,7 @@ read). The views (docs/observe.md, "GTKWave"):
 
   overview.gtkw  every node's CPU activity, every SCSI bus phase, every disk state
   network.gtkw   every router port: busy, packet id, virtual channel
-  iop0.gtkw      IOP 0: CPU, network interface, its SCSI bus and disks
+  iop0.gtkw      IOP 0: CPU, network interface, file system, its SCSI bus and disks
   cp0.gtkw       CP 0: CPU and network interface
 
 Text signals show as ASCII (@820), ids in hex (@22), counts in decimal (@24),
@@ -32,7 +32,8 @@ TEXT_SIGNALS = {"activity", "phase", "owner", "state", "command"}
 def display_flags(signal):
     if signal.name in HEX_SIGNALS:
         return HEX
-    if signal.name in TEXT_SIGNALS:
+    # A DDIO buffer's state (`<iop>.fs buf<i>`) is text too.
+    if signal.name in TEXT_SIGNALS or re.fullmatch(r"buf\d+", signal.name):
         return ASCII
     if signal.width == 1 or signal.name == "irq":
         return BIN

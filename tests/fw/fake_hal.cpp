@@ -128,6 +128,9 @@ struct Node {
     std::map<std::pair<std::string, std::string>, uint64_t> charges;
     std::map<std::string, uint64_t> exports;
     void *context = nullptr;
+    bool observed = false;
+    std::vector<FakeMachine::Probe> probes;
+    std::vector<FakeMachine::Note> notes;
 };
 
 struct Item {
@@ -729,6 +732,18 @@ const std::map<std::string, uint64_t> &FakeMachine::exports(unsigned node) const
     return impl_->nodes.at(node)->exports;
 }
 
+void FakeMachine::set_observed(unsigned node, bool on) {
+    impl_->nodes.at(node)->observed = on;
+}
+
+const std::vector<FakeMachine::Probe> &FakeMachine::probes(unsigned node) const {
+    return impl_->nodes.at(node)->probes;
+}
+
+const std::vector<FakeMachine::Note> &FakeMachine::notes(unsigned node) const {
+    return impl_->nodes.at(node)->notes;
+}
+
 uint8_t *FakeMachine::memory(unsigned node) {
     return impl_->nodes.at(node)->mem.data();
 }
@@ -1005,6 +1020,24 @@ void hal_set_context(hal_t *h, void *ctx) {
 }
 void *hal_context(hal_t *h) {
     return N(h).context;
+}
+
+int hal_observed(hal_t *h) {
+    return N(h).observed ? 1 : 0;
+}
+
+void hal_probe(hal_t *h, hal_probe_t probe, uint32_t index, int64_t value) {
+    Node &n = N(h);
+    if (n.observed) {
+        n.probes.push_back({hal_now_cycles(h), probe, index, value});
+    }
+}
+
+void hal_note(hal_t *h, const char *op, hal_note_dir_t dir, uint64_t id, const char *fields) {
+    Node &n = N(h);
+    if (n.observed) {
+        n.notes.push_back({hal_now_cycles(h), op, dir, id, fields != nullptr ? fields : ""});
+    }
 }
 
 void hal_export(hal_t *h, const char *name, uint64_t value) {

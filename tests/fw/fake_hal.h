@@ -92,6 +92,24 @@ public:
                      const std::string &category = "") const;
     std::map<std::string, uint64_t> charges(unsigned node, const std::string &activity) const;
     const std::map<std::string, uint64_t> &exports(unsigned node) const;
+    // Observation: a node set observed answers hal_observed() with 1 and records its
+    // hal_probe and hal_note calls (others are ignored, as on the machine).
+    struct Probe {
+        uint64_t cycle;
+        hal_probe_t probe;
+        uint32_t index;
+        int64_t value;
+    };
+    struct Note {
+        uint64_t cycle;
+        std::string op;
+        hal_note_dir_t dir;
+        uint64_t id;
+        std::string fields;
+    };
+    void set_observed(unsigned node, bool on = true);
+    const std::vector<Probe> &probes(unsigned node) const;
+    const std::vector<Note> &notes(unsigned node) const;
     uint8_t *memory(unsigned node);
     uint64_t interrupts(unsigned node, unsigned line) const;
     uint64_t messages_delivered() const;

@@ -80,6 +80,55 @@ BOOST_AUTO_TEST_CASE(memput_and_memget_are_byte_exact_for_odd_sizes) {
     }
 }
 
+// A traced node's Memput and Memget each write one BEGIN and one END note with the
+// same id, in that order, with the fields the log documents; an untraced node
+// writes none and behaves the same to the cycle.
+BOOST_AUTO_TEST_CASE(traced_memput_and_memget_write_paired_notes) {
+    uint64_t finish[2] = {};
+    for (int traced = 0; traced < 2; ++traced) {
+        auto fm = make_machine(FakeOptions());
+        if (traced) {
+            fm->set_observed(2);
+        }
+        std::vector<NodeEnv> envs;
+        spawn_all(*fm, envs, [&](unsigned node, NodeEnv &e) {
+            if (node != 2) {
+                return;
+            }
+            auto *buf = static_cast<uint8_t *>(hal_mem_alloc(e.h, 4096, 8));
+            fill(buf, 4096, 5);
+            for (uint32_t size : {8u, 4096u}) {
+                BOOST_TEST(fw_memput(e.m, 1, 16, buf, size) == FW_MSG_OK);
+                BOOST_TEST(fw_memget(e.m, 1, 16, buf, size) == FW_MSG_OK);
+            }
+        });
+        BOOST_TEST_REQUIRE(fm->run(), fm->failure());
+        finish[traced] = fm->now(2);
+        BOOST_TEST(fm->notes(0).empty());
+        const auto &notes = fm->notes(2);
+        if (!traced) {
+            BOOST_TEST(notes.empty());
+            continue;
+        }
+        BOOST_TEST_REQUIRE(notes.size() == 8u);
+        const char *ops[] = {"MEMPUT", "MEMGET"};
+        for (size_t i = 0; i < notes.size(); i += 2) {
+            const auto &b = notes[i], &e = notes[i + 1];
+            BOOST_TEST(b.op == ops[(i / 2) % 2]);
+            BOOST_TEST(e.op == b.op);
+            BOOST_TEST(b.dir == HAL_NOTE_BEGIN);
+            BOOST_TEST(e.dir == HAL_NOTE_END);
+            BOOST_TEST(b.id == e.id);
+            BOOST_TEST(b.id == i / 2 + 1);
+            BOOST_TEST(e.cycle > b.cycle);
+            uint32_t size = i < 4 ? 8 : 4096;
+            BOOST_TEST(b.fields == "src=2 dst=1 offset=16 bytes=" + std::to_string(size));
+            BOOST_TEST(e.fields == "status=0");
+        }
+    }
+    BOOST_TEST(finish[0] == finish[1]);
+}
+
 // A service that echoes its request body, reversed, with status = node id and
 // args (arg0 + 1, arg1 * 2, body bytes).
 constexpr unsigned kEcho = FW_MSG_TYPE_USER + 1;

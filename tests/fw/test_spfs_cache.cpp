@@ -548,4 +548,81 @@ BOOST_AUTO_TEST_CASE(names) {
     BOOST_TEST(std::string(fw_spfs_status_name(42)) == "FW_SPFS_UNKNOWN");
 }
 
+// The per-state counts (what a traced run shows as the IOP's cache occupancy) equal
+// a census of the buffers after every operation of a random workload, and the
+// observer hears of every change.
+BOOST_AUTO_TEST_CASE(state_counts_match_a_census_and_the_observer_hears_each_change) {
+    Cache k(6, 2, 8);
+    struct Heard {
+        uint64_t calls = 0;
+        uint32_t counts[5] = {};
+    } heard;
+    fw_spfs_cache_observe(
+        k.c,
+        [](void *arg, const fw_spfs_cache_t *c) {
+            auto *h = static_cast<Heard *>(arg);
+            ++h->calls;
+            for (int s = 0; s < 5; ++s) {
+                h->counts[s] = fw_spfs_cache_count(c, static_cast<fw_spfs_buf_state_t>(s));
+            }
+        },
+        &heard);
+    BOOST_TEST(fw_spfs_cache_count(k.c, FW_SPFS_BUF_FREE) == 6u);
+    std::mt19937 rng(11);
+    uint64_t changes = 0;
+    for (int step = 0; step < 4000; ++step) {
+        std::vector<fw_spfs_buf_state_t> before;
+        for (uint32_t b = 0; b < 6; ++b) {
+            before.push_back(k.state(b));
+        }
+        uint32_t disk = rng() % 2;
+        uint64_t block = rng() % 10;
+        uint32_t b = fw_spfs_cache_lookup(k.c, disk, block);
+        switch (rng() % 4) {
+        case 0:
+            if (b == FW_SPFS_NONE) {
+                uint32_t got = FW_SPFS_NONE;
+                fw_spfs_cache_alloc_read(k.c, disk, block, kBlock, rng() % 2 == 0, &got);
+            } else if (k.state(b) == FW_SPFS_BUF_FILLING) {
+                fw_spfs_cache_fill_done(k.c, b);
+            }
+            break;
+        case 1:
+            if (b != FW_SPFS_NONE &&
+                (k.state(b) == FW_SPFS_BUF_VALID || k.state(b) == FW_SPFS_BUF_DIRTY)) {
+                fw_spfs_cache_write(k.c, b, (rng() % 1024) * 8, 8);
+            }
+            break;
+        case 2:
+            if (b != FW_SPFS_NONE && k.state(b) == FW_SPFS_BUF_DIRTY) {
+                fw_spfs_cache_writeback_begin(k.c, b);
+            } else if (b != FW_SPFS_NONE && k.state(b) == FW_SPFS_BUF_WRITEBACK) {
+                fw_spfs_cache_writeback_done(k.c, b);
+            }
+            break;
+        default:
+            if (b != FW_SPFS_NONE) {
+                fw_spfs_cache_drop(k.c, b);
+            }
+            break;
+        }
+        uint32_t census[5] = {};
+        for (uint32_t i = 0; i < 6; ++i) {
+            ++census[k.state(i)];
+            changes += k.state(i) != before[i];
+        }
+        for (int s = 0; s < 5; ++s) {
+            BOOST_TEST_REQUIRE(fw_spfs_cache_count(k.c, static_cast<fw_spfs_buf_state_t>(s)) ==
+                               census[s]);
+            if (heard.calls > 0) {
+                BOOST_TEST_REQUIRE(heard.counts[s] == census[s]);
+            }
+        }
+    }
+    // Every state that changed was heard (a rebinding of a VALID buffer to a new
+    // FILLING block changes state once; nothing changes state silently).
+    BOOST_TEST(heard.calls >= changes);
+    BOOST_TEST(changes > 500u);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -14,6 +14,11 @@ usage: test_observe.py MODE STARFISH_BINARY
             pairs with one << by id
   timeline  the trace-event JSON: fields, nesting per track, flows, names
   options   bad options exit 2 before the run
+  engines   the packet and the flit network engines trace identical channel signals
+            and packet log lines
+  identical tracing changes no simulated number: SPFS, 2PIO and DDIO with 8-byte
+            records and commtest, traced (VCD, log and timeline of two IOPs) and
+            untraced, give bit-identical result JSON
 """
 import decimal
 import json
@@ -30,7 +35,7 @@ import vcd  # noqa: E402
 import xvfb  # noqa: E402
 
 # The documented line format (docs/observe.md, sim/trace/transaction_log.cpp).
-LOG_LINE = re.compile(r"^\[(NET|SCSI|DISK|CPU) (\d+\.\d{12})\] ([A-Za-z0-9_.]+) (>>|<<|--) ([A-Z]+)"
+LOG_LINE = re.compile(r"^\[(NET|SCSI|DISK|CPU|FW) (\d+\.\d{12})\] ([A-Za-z0-9_.]+) (>>|<<|--) ([A-Z]+)"
                       r"( id=0x[0-9a-f]+)?((?: [a-z_]+=[^ ]+)*)$")
 SMALL = ["--config", "small", "--set", "workload.trials=1", "--set", "workload.file_mb=0.25"]
 
@@ -72,8 +77,10 @@ def check_vcd(starfish, tmp):
             expected += [(f"{role}{k}.cpu", n) for n in ("activity", "busy", "ready", "irq")]
             expected += [(f"{role}{k}.ni", n)
                          for n in ("tx_msg", "rx_msg", "tx_dma", "rx_dma", "rx_ring")]
+    buffers = shape["disks_per_iop"] * result["config"]["ddio.buffers_per_disk"]
     for k in range(shape["iop_count"]):
         expected += [(f"iop{k}.scsi", "phase"), (f"iop{k}.scsi", "owner")]
+        expected += [(f"iop{k}.fs", f"buf{b}") for b in range(buffers)]
         for t in range(shape["disks_per_iop"]):
             expected += [(f"iop{k}.disk{t}", n)
                          for n in ("state", "cylinder", "head", "command", "cache", "writes")]
@@ -108,6 +115,16 @@ def check_vcd(starfish, tmp):
     assert sum(int(p["distance"]) > 0 for p in positions) == trial["disk"]["seeks"]
     assert sum(int(p["distance"]) > 0 or int(p["rotate_ps"]) > 0
                for p in positions) == trial["disk"]["movements"]
+    # The firmware's probes and notes: every block passes through a DDIO buffer's
+    # `pieces` state once, and every piece went out as one Memput (8 KB records).
+    entered = 0
+    for k in range(shape["iop_count"]):
+        for b in range(buffers):
+            sig = w.by_name(f"iop{k}.fs", f"buf{b}")
+            values = [vcd.text(v) for _, v in w.changes[sig.code]]
+            entered += sum(v == "pieces" for v in values)
+    assert entered == trial["fs"]["blocks"], (entered, trial["fs"])
+    assert sum(" >> MEMPUT " in ln for ln in lines) == trial["fs"]["pieces"]
     # A disk's state shows time in transfer whenever it moved data.
     st = vcd.durations(w, w.by_name("iop0.disk0", "state"))
     assert any(vcd.text(v) == "transfer" and d > 0 for v, d in st.items()), st
@@ -140,7 +157,7 @@ def check_log(starfish, tmp):
             else:
                 assert open_by_id.pop(key, None) is not None, f"line {n}: << without >>"
     assert not open_by_id, f"unpaired >>: {list(open_by_id.items())[:5]}"
-    for op in ("MSG", "PKT", "CMD", "PHASE", "RUN", "POSITION", "CACHE"):
+    for op in ("MSG", "PKT", "CMD", "PHASE", "RUN", "POSITION", "CACHE", "MEMPUT"):
         assert counts.get(op, 0) > 0, f"no {op} lines: {counts}"
     # --log-components keeps only the components named.
     only = os.path.join(tmp, "disk.log")
@@ -151,8 +168,20 @@ def check_log(starfish, tmp):
 
 
 def check_timeline(starfish, tmp):
+    timeline(starfish, tmp, SMALL, ("iop0.cpu activity", "iop0.disk0 state", "iop0.scsi phase",
+                                    "cp0.ni sent", "iop0.fs buf0", "iop0.fw transactions"))
+    # DDIO with 8-byte records: an IOP's batches of queued Memputs to several CPs
+    # are outstanding at once and need a second transaction lane to nest.
+    small_records = ["--set", "workload.pattern=rbc", "--set", "workload.record_bytes=8",
+                     "--set", "workload.file_mb=0.03125"]
+    timeline(starfish, tmp, SMALL + small_records, ("iop0.fw transactions 1",))
+    timeline(starfish, tmp, SMALL + small_records + ["--set", "fs.kind=spfs"],
+             ("cp0.fw transactions", "iop0.fs cache_used"))
+
+
+def timeline(starfish, tmp, config, tracks):
     path = os.path.join(tmp, "run.json")
-    run(starfish, tmp, "--timeline", path)
+    run(starfish, tmp, "--timeline", path, config=config)
     with open(path) as f:
         doc = json.load(f, parse_float=decimal.Decimal)  # exact: slices end where others begin
     events = doc["traceEvents"]
@@ -188,7 +217,7 @@ def check_timeline(starfish, tmp):
     bad = {k: v for k, v in flows.items() if v != [1, 1]}
     assert not bad, f"flows without exactly one start and one end: {list(bad.items())[:5]}"
     names = {e["args"]["name"] for e in events if e["ph"] == "M" and e["name"] == "thread_name"}
-    for must in ("iop0.cpu activity", "iop0.disk0 state", "iop0.scsi phase", "cp0.ni sent"):
+    for must in tracks:
         assert must in names, f"no track {must}"
     print(f"timeline: {len(events)} events, {len(slices)} slice tracks, {len(flows)} flows")
 
@@ -347,10 +376,56 @@ def check_gtkwave(starfish, tmp):
         xvfb.stop(server)
 
 
+def check_identical(starfish, tmp):
+    # 8-byte rbc at 2 MB: large enough that the IOP disks' read streams meet
+    # requests mid-run (a traced SPFS run once read the disk cache differently,
+    # docs/observe.md); tracing two IOPs keeps the files small.
+    cases = [(fs, ["--set", f"fs.kind={fs}", "--set", "workload.pattern=rbc",
+                   "--set", "workload.record_bytes=8", "--set", "workload.file_mb=2",
+                   "--set", "workload.trials=1"]) for fs in ("spfs", "2pio", "ddio")]
+    cases.append(("commtest", ["--config", "commtest", "--set", "workload.trials=1"]))
+    compare = os.path.join(ROOT, "scripts", "compare_results.py")
+    for name, config in cases:
+        untraced = os.path.join(tmp, f"{name}.json")
+        run(starfish, tmp, config=config)
+        os.replace(os.path.join(tmp, "result.json"), untraced)
+        run(starfish, tmp, "--vcd", os.path.join(tmp, "run.vcd"), "--log",
+            os.path.join(tmp, "run.log"), "--timeline", os.path.join(tmp, "run.json"),
+            "--trace", "iop0", "iop1", "net.r0", "--log-components", "iop0", "iop1", "net.r0",
+            config=config)
+        same = subprocess.run([sys.executable, compare, untraced, os.path.join(tmp, "result.json")],
+                              capture_output=True, text=True)
+        assert same.returncode == 0, f"{name}: tracing changed the results:\n" + same.stdout
+        print(f"identical {name}: {same.stdout.strip()}")
+
+
+def check_engines(starfish, tmp):
+    # The packet engine and the flit engine (the reference) report the same channel
+    # values (busy, packet id, VC) at the same times, and the same packet log lines.
+    got = {}
+    for model in ("packet", "flit"):
+        path, log = os.path.join(tmp, f"{model}.vcd"), os.path.join(tmp, f"{model}.log")
+        run(starfish, tmp, "--vcd", path, "--trace", "net", "--log", log, "--log-components",
+            "net", config=SMALL + ["--set", f"net.model={model}"])
+        w = vcd.read(path)
+        got[model] = ({(s.scope, s.name): w.changes[s.code] for s in w.signals},
+                      open(log).read())
+    (pv, plog), (fv, flog) = got["packet"], got["flit"]
+    assert pv.keys() == fv.keys()
+    differ = [k for k in pv if pv[k] != fv[k]]
+    assert not differ, f"channel signals differ between engines: {differ[:5]}"
+    # Lines of one instant may come in another order (each engine makes its records
+    # in its own order); the set of lines must be the same.
+    assert sorted(plog.splitlines()) == sorted(flog.splitlines()), "the packet logs differ"
+    assert any(v != "0" and v != "x" for k, ch in pv.items() if k[1] == "pkt" for _, v in ch)
+    print(f"engines: {len(pv)} channel signals and {plog.count(chr(10))} log lines identical")
+
+
 def main():
     mode, starfish = sys.argv[1], sys.argv[2]
     checks = {"vcd": check_vcd, "log": check_log, "timeline": check_timeline,
-              "options": check_options, "savefiles": check_savefiles, "gtkwave": check_gtkwave}
+              "options": check_options, "savefiles": check_savefiles, "gtkwave": check_gtkwave,
+              "identical": check_identical, "engines": check_engines}
     with tempfile.TemporaryDirectory() as tmp:
         checks[mode](starfish, tmp)
 

@@ -98,6 +98,8 @@ public:
     void charge_ps(uint64_t ps) { pending_ps_ += ps; }
     // Simulated time in cycles including the running activity's pending work.
     uint64_t now_cycles() const;
+    // The same in picoseconds (stamps of the firmware's trace records).
+    uint64_t now_with_pending_ps() const { return now_ps() + pending_ps_; }
     // Waits out the pending work while holding the CPU; interrupts raised
     // meanwhile are served at their time (not from inside a handler).
     void sync();

@@ -128,6 +128,40 @@ typedef void (*hal_report_fn)(hal_t *h, void *arg);
 void hal_report_register(hal_t *h, hal_report_fn fn, void *arg);
 void hal_report_line(hal_t *h, const char *text);
 
+/* ---- observation (docs/observe.md) --------------------------------------------
+ * What the firmware shows in a traced run's waveform, timeline and transaction
+ * log. None of these costs simulated time or changes the run; they do nothing on a
+ * node that is not traced. hal_observed says whether the node is traced, so the
+ * firmware builds log fields only when someone reads them.
+ *
+ * hal_probe sets a firmware state the waveform shows as a signal of the node's
+ * `fs` scope (declared by the platform from the configuration): index selects the
+ * buffer of a per-buffer probe, else 0. hal_note writes one transaction-log line
+ * of the node's `fw` component: op is an upper-case word, id pairs a BEGIN with its
+ * END (unique per node and op while open; 0 for an instant), fields are
+ * "key=value" words separated by single spaces (may be empty). Both are stamped at
+ * the firmware's own time: the CPU's current time plus the work charged and not
+ * yet waited out. */
+typedef enum hal_probe {
+    HAL_PROBE_CACHE_USED = 0,    /* SPFS IOP: cache buffers holding a block (not FREE) */
+    HAL_PROBE_CACHE_DIRTY = 1,   /* SPFS IOP: buffers DIRTY or in WRITEBACK */
+    HAL_PROBE_CACHE_FILLING = 2, /* SPFS IOP: buffers waiting for a disk read */
+    HAL_PROBE_DDIO_BUFFER = 3    /* DDIO IOP: buffer `index`'s state, a hal_ddio_buffer_state_t */
+} hal_probe_t;
+typedef enum hal_ddio_buffer_state {
+    HAL_DDIO_BUFFER_IDLE = 0,  /* no block */
+    HAL_DDIO_BUFFER_DISK = 1,  /* waiting for the disk (read or write of its block) */
+    HAL_DDIO_BUFFER_PIECES = 2 /* moving its block's pieces to or from the CPs */
+} hal_ddio_buffer_state_t;
+typedef enum hal_note_dir {
+    HAL_NOTE_BEGIN = 0,
+    HAL_NOTE_END = 1,
+    HAL_NOTE_INSTANT = 2
+} hal_note_dir_t;
+int hal_observed(hal_t *h);
+void hal_probe(hal_t *h, hal_probe_t probe, uint32_t index, int64_t value);
+void hal_note(hal_t *h, const char *op, hal_note_dir_t dir, uint64_t id, const char *fields);
+
 /* ---- reporting to the simulation harness -------------------------------------
  * Named values the harness reads after the run (measurements, buffer addresses).
  * Costs no simulated time. */

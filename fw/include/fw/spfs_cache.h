@@ -102,6 +102,11 @@ typedef struct fw_spfs_buf {
                                or written back before it is full */
 } fw_spfs_buf_t;
 
+struct fw_spfs_cache;
+/* Called after every buffer state change (tracing: the counts of the states). It
+ * must not call back into the cache. */
+typedef void (*fw_spfs_cache_observer_t)(void *arg, const struct fw_spfs_cache *c);
+
 typedef struct fw_spfs_cache {
     fw_spfs_cache_params_t params;
     uint32_t granules_per_block;
@@ -113,6 +118,9 @@ typedef struct fw_spfs_cache {
     uint32_t *bucket_heads;
     uint64_t *written; /* words_per_buffer words per buffer */
     fw_spfs_cache_stats_t stats;
+    uint32_t in_state[5]; /* buffers in each fw_spfs_buf_state_t */
+    fw_spfs_cache_observer_t observer;
+    void *observer_arg;
 } fw_spfs_cache_t;
 
 /* The usual granule: the largest power of two dividing both the record size and the
@@ -132,6 +140,13 @@ static inline const fw_spfs_buf_t *fw_spfs_cache_buf(const fw_spfs_cache_t *c, u
 }
 static inline fw_spfs_buf_state_t fw_spfs_cache_state(const fw_spfs_cache_t *c, uint32_t buf) {
     return (fw_spfs_buf_state_t)c->bufs[buf].state;
+}
+/* Sets (or clears, with NULL) the function told of every state change. */
+void fw_spfs_cache_observe(fw_spfs_cache_t *c, fw_spfs_cache_observer_t fn, void *arg);
+
+/* Buffers in state s (kept as states change: O(1)). */
+static inline uint32_t fw_spfs_cache_count(const fw_spfs_cache_t *c, fw_spfs_buf_state_t s) {
+    return c->in_state[s];
 }
 static inline const fw_spfs_cache_stats_t *fw_spfs_cache_stats(const fw_spfs_cache_t *c) {
     return &c->stats;
