@@ -110,8 +110,10 @@ static void send_batch(fw_msg_t *m, unsigned node, fw_qside_t *side, bool is_get
     m->q_inflight++;
     m->q_unsent--;
     m->stats.batches_sent++;
+    /* bytes: the batch body sent (a put: pieces with their headers, as the MSG
+     * line counts it), or the data a get asks for. */
     fw_msg_note_begin(m, ra, is_get ? "QMEMGET" : "QMEMPUT", node, "pieces", side->pieces,
-                      side->data);
+                      is_get ? side->data : side->used);
     fw_msg_send_hdr(m, node, &hdr, side->buf, side->used, NULL);
 }
 
