@@ -24,7 +24,8 @@
 // The network interface side: inj_* offers one flit per cycle, which crosses the
 // injection channel in the cycle inj_ready is high; the packet's lane rides with
 // it (the length flit carries it too, but the head must be routed before that
-// flit may have arrived). ej_* shows the flit crossing the ejection channel; the
+// flit may have arrived). ej_* shows the flit crossing the ejection channel (and ej_lane the
+// packet's lane, for the environment's bookkeeping); the
 // endpoint answers a tail with ej_refuse at that cycle's edge (refused: the tail
 // stays in the router) and holds a refused tail back with ej_hold until it can
 // take it.
@@ -80,6 +81,7 @@ module router #(
     output wire           ej_head,
     output wire           ej_tail,
     output wire [31:0]    ej_data,
+    output wire [3:0]     ej_lane,
     input  wire           ej_refuse,
     input  wire           ej_hold,
     output wire           error,
@@ -180,15 +182,20 @@ module router #(
       .grant(inj_grant), .grant_any(unused_inj_grant_any), .credit_ok(inj_credit_ok), .error(inj_error),
       .busy(inj_busy));
 
+  // Framing: a body flit only after its head crossed, a head only after the
+  // previous tail did (`inj_mid` in between).
+  reg inj_mid;
   reg framing_error;
   always @(posedge clk) begin
     if (rst) begin
       inj_cur <= 1'b0;
+      inj_mid <= 1'b0;
       framing_error <= 1'b0;
     end else begin
       if (inj_send && inj_tail) inj_cur <= 1'b0;
       else if (inj_grant) inj_cur <= 1'b1;
-      if (inj_valid && (inj_head ? inj_cur : !inj_cur)) framing_error <= 1'b1;
+      if (inj_send) inj_mid <= !inj_tail;
+      if (inj_valid && (inj_head == inj_mid)) framing_error <= 1'b1;
     end
   end
 
@@ -222,6 +229,11 @@ module router #(
   assign ej_tail = ch_valid[4] && ch_flit[4*34+33];
   assign ej_head = ch_valid[4] && ch_flit[4*34+32];
   assign ej_data = ch_valid[4] ? ch_flit[4*34+:32] : 32'd0;
+  // The lane of the ejected packet as the VC it arrived on says (0 for a packet
+  // from the local input): with the route flit it names the packet's in-order
+  // stream, which lets the environment match a head to its packet.
+  wire [OW-1:0] ej_src = ch_src[4*OW+:OW];
+  assign ej_lane = 4'((ej_src % OW'(V)) % OW'(VCS));
 
   // Credits back to the upstream routers: {tail bits, valid bits} per input port.
   assign cr_out_e = {ivc_credit_tail[0*V+:V] & ivc_credit[0*V+:V], ivc_credit[0*V+:V]};
