@@ -85,7 +85,14 @@ module router #(
     input  wire           ej_refuse,
     input  wire           ej_hold,
     output wire           error,
-    output wire           busy
+    output wire           busy,
+    // Statistics, not hardware: with a head on a channel, the cycles it waited for
+    // its VC and the channel since it was ready (docs/network.md, head-wait cycles).
+    output wire [31:0]    wait_e,
+    output wire [31:0]    wait_w,
+    output wire [31:0]    wait_n,
+    output wire [31:0]    wait_s,
+    output wire [31:0]    wait_ej
 );
   localparam integer N = 4 * V + 1;  // input VCs, and output VCs
   localparam integer OW = $clog2(N);
@@ -101,6 +108,7 @@ module router #(
   wire [N-1:0] ivc_error, ivc_busy, ivc_cand, ivc_tail;
   wire [N*OW-1:0] ivc_route, ivc_ovc;
   wire [N*34-1:0] ivc_flit;
+  wire [N*32-1:0] ivc_wait;
   wire [N-1:0] ivc_push;
   wire [N*EW-1:0] ivc_entry;
   // Output VCs (the last is the ejection VC) and the injection channel's VC.
@@ -135,7 +143,8 @@ module router #(
           .send(ivc_send[i]), .refuse(ej_refuse), .ej_hold(ej_hold), .req(ivc_req[i]),
           .route_ovc(ivc_route[i*OW+:OW]), .eff_act(ivc_act[i]), .eff_ovc(ivc_ovc[i*OW+:OW]),
           .can_go(ivc_can_go[i]), .flit(ivc_flit[i*34+:34]), .credit(ivc_credit[i]),
-          .credit_tail(ivc_credit_tail[i]), .error(ivc_error[i]), .busy(ivc_busy[i]));
+          .credit_tail(ivc_credit_tail[i]), .error(ivc_error[i]), .busy(ivc_busy[i]),
+          .head_wait(ivc_wait[i*32+:32]));
     end
 
     for (j = 0; j < N; j = j + 1) begin : g_out
@@ -204,13 +213,20 @@ module router #(
   wire [5*OW-1:0] ch_src;
   wire [5*34-1:0] ch_flit;
   wire [5*OW-1:0] ch_ovc;
+  wire [5*32-1:0] ch_wait;
   wire sa_busy;
   router_switch_alloc #(.VCS(VCS)) switch_alloc (
       .clk(clk), .rst(rst), .cfg_input_speedup(cfg_input_speedup), .cand(ivc_cand),
       .ovc(ivc_ovc), .tail(ivc_tail), .send(ivc_send), .ch_valid(ch_valid), .ch_src(ch_src),
       .busy(sa_busy));
   router_crossbar #(.N(N), .OW(OW)) crossbar (
-      .in_flit(ivc_flit), .in_ovc(ivc_ovc), .ch_src(ch_src), .out_flit(ch_flit), .out_ovc(ch_ovc));
+      .in_flit(ivc_flit), .in_ovc(ivc_ovc), .in_wait(ivc_wait), .ch_src(ch_src),
+      .out_flit(ch_flit), .out_ovc(ch_ovc), .out_wait(ch_wait));
+  assign wait_e = ch_wait[0*32+:32];
+  assign wait_w = ch_wait[1*32+:32];
+  assign wait_n = ch_wait[2*32+:32];
+  assign wait_s = ch_wait[3*32+:32];
+  assign wait_ej = ch_wait[4*32+:32];
 
   // Output links: {valid, vc, flit}; the VC within the link is ovc - o * V.
   function automatic [LKW-1:0] link_word(input valid, input [OW-1:0] ovc, input integer o,

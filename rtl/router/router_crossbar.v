@@ -7,9 +7,11 @@ module router_crossbar #(
 ) (
     input  wire [N*34-1:0] in_flit,  // per input VC: {tail, head, data}
     input  wire [N*OW-1:0] in_ovc,   // per input VC: its output VC
+    input  wire [N*32-1:0] in_wait,  // per input VC: its head's wait (statistics)
     input  wire [5*OW-1:0] ch_src,   // per output channel: the chosen input VC
     output reg  [5*34-1:0] out_flit, // per output channel
-    output reg  [5*OW-1:0] out_ovc
+    output reg  [5*OW-1:0] out_ovc,
+    output reg  [5*32-1:0] out_wait
 );
   integer o;
   integer src;
@@ -18,6 +20,7 @@ module router_crossbar #(
       src = {{(32 - OW) {1'b0}}, ch_src[o*OW+:OW]};
       out_flit[o*34+:34] = in_flit[src*34+:34];
       out_ovc[o*OW+:OW] = in_ovc[src*OW+:OW];
+      out_wait[o*32+:32] = in_wait[src*32+:32];
     end
   end
 endmodule

@@ -57,7 +57,8 @@ module router_input_vc #(
     output reg           credit,
     output reg           credit_tail,
     output reg           error,
-    output wire          busy     // holds a flit, a packet's VC, or recent history
+    output wire          busy,    // holds a flit, a packet's VC, or recent history
+    output wire [31:0]   head_wait // with a head sent: cycles it waited since it was ready
 );
   localparam [OW-1:0] EJECT = OW'(4 * V);
   localparam integer HW = (RMAX > 2) ? RMAX - 1 : 1;
@@ -75,6 +76,7 @@ module router_input_vc #(
   reg in_pkt;            // arrivals: between a head and its tail
   reg [HW-1:0] hist;     // hist[k]: a flit arrived at the edge k + 1 cycles ago
   reg [CW-1:0] young;
+  reg [31:0] waited;     // statistics: cycles the front head has been ready so far
 
   wire pop = send && !gone;
 
@@ -110,6 +112,11 @@ module router_input_vc #(
   assign flit = gone ? hold : head_entry[33:0];
   assign can_go = eff_act && (gone ? !ej_hold : !empty);
 
+  // Statistics (docs/network.md, head-wait cycles): a head is ready from the first
+  // cycle it may request its VC until it crosses.
+  wire head_ready = front_head && aged && !gone;
+  assign head_wait = waited;
+
   wire is_tail = flit[33];
   wire refused = send && is_tail && eff_ovc == EJECT && refuse;
   wire [CW:0] occupancy = {1'b0, count} + {{CW{1'b0}}, gone} + {{CW{1'b0}}, push}
@@ -127,7 +134,10 @@ module router_input_vc #(
       credit <= 1'b0;
       credit_tail <= 1'b0;
       error <= 1'b0;
+      waited <= 32'd0;
     end else begin
+      if (send && flit[32]) waited <= 32'd0;
+      else if (head_ready && waited != 32'hffffffff) waited <= waited + 32'd1;
       hist <= HW'({hist, push});
       if (push) in_pkt <= !push_entry[33];
       ovc <= eff_ovc;

@@ -32,6 +32,7 @@ public:
     CData *ej_valid, *ej_head, *ej_tail, *ej_lane, *ej_refuse, *ej_hold;
     IData *ej_data;
     CData *error, *busy;
+    IData *wait[4], *wait_ej; // a head's wait for its VC and channel (statistics)
     CData *cfg_width, *cfg_height, *cfg_x, *cfg_y, *cfg_buffer_flits, *cfg_router_delay;
     CData *cfg_tail_sent, *cfg_input_speedup;
 };
@@ -64,6 +65,8 @@ public:
         ej_hold = &m_.ej_hold;
         ej_data = &m_.ej_data;
         error = &m_.error;
+        wait[0] = &m_.wait_e, wait[1] = &m_.wait_w, wait[2] = &m_.wait_n, wait[3] = &m_.wait_s;
+        wait_ej = &m_.wait_ej;
         busy = &m_.busy;
         cfg_width = &m_.cfg_width;
         cfg_height = &m_.cfg_height;
@@ -339,6 +342,9 @@ void RtlTorus::evaluate_cycle(int64_t now) {
             const Flight &f = *pt.queue.front();
             const size_t k = pt.next_flit;
             if (k > 0 || f.inj.eligible_cycle <= now) {
+                if (k == 0 && pt.head_ready == kNever) {
+                    pt.head_ready = now;
+                }
                 *m.inj_valid = 1;
                 *m.inj_head = k == 0;
                 *m.inj_tail = k + 1 == f.flits.size();
@@ -360,7 +366,8 @@ void RtlTorus::evaluate_cycle(int64_t now) {
         if (injected) {
             std::shared_ptr<Flight> &f = pt.queue.front();
             if (pt.next_flit == 0) {
-                channel_stats(inject).packets += 1;
+                record_head(inject, now - pt.head_ready);
+                pt.head_ready = kNever;
                 const net::Packet &p = *f->inj.pkt;
                 const int lane = p.src_router == p.dst_router ? 0 : p.lane % params_.vcs_per_class;
                 in_network_[{p.src_router, p.dst_router, lane}].push_back(f);
@@ -372,6 +379,9 @@ void RtlTorus::evaluate_cycle(int64_t now) {
         }
         trace_channel(topo_.eject_channel(r), *m.ej_valid != 0, *m.ej_valid ? 0 : -1);
         if (*m.ej_valid) {
+            if (*m.ej_head) {
+                record_head(topo_.eject_channel(r), *m.wait_ej);
+            }
             eject_flit(r, *m.ej_data, *m.ej_head != 0, *m.ej_tail != 0);
         }
         for (int d = 0; d < 4; ++d) {
@@ -383,7 +393,7 @@ void RtlTorus::evaluate_cycle(int64_t now) {
             if (valid) {
                 uint32_t &count = busy_flits_[size_t(ch * vcs + vc)];
                 if ((word >> 32) & 1) {
-                    channel_stats(ch).packets += 1;
+                    record_head(ch, *m.wait[d]);
                 }
                 ++count;
                 if ((word >> 33) & 1) {
@@ -433,7 +443,6 @@ void RtlTorus::eject_flit(int router, uint32_t word, bool head, bool tail) {
             in_network_.erase(it);
         }
         pt.received.clear();
-        channel_stats(topo_.eject_channel(router)).packets += 1;
     } else if (!pt.ejecting) {
         fail("router " + std::to_string(router) + " ejected a body flit outside a packet");
     }

@@ -57,6 +57,7 @@ private:
         std::deque<std::shared_ptr<Flight>> queue; // accepted, in order; front is offered
         size_t next_flit = 0;                      // of the front packet
         bool tail_injected = false;                // the front's tail crossed last cycle
+        int64_t head_ready = kNever;               // first cycle the front's head was offered
         // Ejection: the packet whose flits cross the ejection channel.
         std::shared_ptr<Flight> ejecting;
         std::vector<uint32_t> received;
