@@ -25,8 +25,8 @@ public:
     virtual void eval() = 0;
 
     CData *clk, *rst;
-    QData *in[4], *out[4];        // link words {valid, vc, tail, head, data}
-    CData *cr_in[4], *cr_out[4];  // credit words {tail[V], valid[V]}
+    QData *in[4], *out[4];       // link words {valid, vc, tail, head, data}
+    CData *cr_in[4], *cr_out[4]; // credit words {tail[V], valid[V]}
     CData *inj_valid, *inj_head, *inj_tail, *inj_lane, *inj_ready;
     IData *inj_data;
     CData *ej_valid, *ej_head, *ej_tail, *ej_lane, *ej_refuse, *ej_hold;
@@ -41,8 +41,7 @@ namespace {
 
 template <typename M> class RouterModelOf : public RouterModel {
 public:
-    RouterModelOf(VerilatedContext *context, const std::string &name)
-        : m_(context, name.c_str()) {
+    RouterModelOf(VerilatedContext *context, const std::string &name) : m_(context, name.c_str()) {
         clk = &m_.clk;
         rst = &m_.rst;
         in[0] = &m_.in_e, in[1] = &m_.in_w, in[2] = &m_.in_n, in[3] = &m_.in_s;
@@ -109,7 +108,8 @@ RtlTorus::RtlTorus(sc_core::sc_module_name name, const net::NetParams &params, u
     }
     if (params_.vcs_per_class > kMaxVcsPerClass) {
         limit("net.vcs must be at most " + std::to_string(kMaxVcsPerClass) + " (is " +
-              std::to_string(params_.vcs_per_class) + "): routers with 1 and 2 VCs per class "
+              std::to_string(params_.vcs_per_class) +
+              "): routers with 1 and 2 VCs per class "
               "are verilated");
     }
     if (params_.buffer_flits > kMaxBufferFlits) {
@@ -431,7 +431,8 @@ void RtlTorus::eject_flit(int router, uint32_t word, bool head, bool tail) {
         }
         const int src = topo_.router_at(int(HW_ROUTE_SRC_X(word)), int(HW_ROUTE_SRC_Y(word)));
         const int dst = topo_.router_at(int(HW_ROUTE_DEST_X(word)), int(HW_ROUTE_DEST_Y(word)));
-        auto it = in_network_.find({src, dst, src == dst ? 0 : int(*routers_[size_t(router)]->ej_lane)});
+        auto it =
+            in_network_.find({src, dst, src == dst ? 0 : int(*routers_[size_t(router)]->ej_lane)});
         if (dst != router || it == in_network_.end() || it->second.empty()) {
             fail("router " + std::to_string(router) + " ejected a packet from router " +
                  std::to_string(src) + " to router " + std::to_string(dst) +

@@ -35,9 +35,9 @@ class RouterModel; // one verilated router (rtl_torus.cpp)
 
 class RtlTorus : public net::TorusBase {
 public:
-    static constexpr int kMaxBufferFlits = 16;  // router.v BMAX as verilated
-    static constexpr int kMaxRouterDelay = 16;  // router.v RMAX as verilated
-    static constexpr int kMaxVcsPerClass = 2;   // VCS = 1 and VCS = 2 are verilated
+    static constexpr int kMaxBufferFlits = 16; // router.v BMAX as verilated
+    static constexpr int kMaxRouterDelay = 16; // router.v RMAX as verilated
+    static constexpr int kMaxVcsPerClass = 2;  // VCS = 1 and VCS = 2 are verilated
 
     SC_HAS_PROCESS(RtlTorus);
     RtlTorus(sc_core::sc_module_name name, const net::NetParams &params, uint64_t seed,
@@ -53,7 +53,7 @@ private:
         Injection inj;
         std::vector<uint32_t> flits; // what the source router's local input receives
     };
-    struct Port { // one router's local port as the wrapper sees it
+    struct Port {                                  // one router's local port as the wrapper sees it
         std::deque<std::shared_ptr<Flight>> queue; // accepted, in order; front is offered
         size_t next_flit = 0;                      // of the front packet
         bool tail_injected = false;                // the front's tail crossed last cycle
@@ -89,7 +89,7 @@ private:
     // and (per router and output port) the credit words of the last L cycles.
     std::vector<uint64_t> flit_wire_;
     std::vector<uint32_t> credit_wire_;
-    size_t on_wires_ = 0; // nonzero words on the wires
+    size_t on_wires_ = 0;              // nonzero words on the wires
     std::vector<uint32_t> busy_flits_; // per channel: flits of the current packet so far
     sc_core::sc_event tick_;
     bool edge_pending_ = false; // the last evaluated cycle has not been clocked yet

@@ -86,8 +86,7 @@ Case random_case(uint64_t seed) {
         sp.lane = pick(0, 3);
         const int flits = int(p.packet_flits(sp.payload_bytes));
         const int how = pick(0, 3);
-        sp.early_flits =
-            uint32_t(how == 0 ? 0 : how == 1 ? 1 : how == 2 ? pick(1, flits) : flits);
+        sp.early_flits = uint32_t(how == 0 ? 0 : how == 1 ? 1 : how == 2 ? pick(1, flits) : flits);
         s.packets.push_back(sp);
     }
     std::stable_sort(
@@ -101,11 +100,11 @@ std::string describe(const Case &c) {
     const NetParams &p = s.params;
     std::ostringstream o;
     o << "seed " << s.seed << ": " << p.width << "x" << p.height << " " << pattern_name(c.pattern)
-      << " R=" << p.router_delay_cycles << " L=" << p.link_delay_cycles
-      << " B=" << p.buffer_flits << " vcs=" << p.vcs_per_class
-      << " Q=" << p.inject_queue_packets << " noise=" << p.noise_cycles
-      << " refuse_every=" << s.refuse_every << " ready_after=" << s.ready_after
-      << " packets=" << s.packets.size() << (p.vc_realloc_tail_sent ? " tail_sent" : " tail_credit")
+      << " R=" << p.router_delay_cycles << " L=" << p.link_delay_cycles << " B=" << p.buffer_flits
+      << " vcs=" << p.vcs_per_class << " Q=" << p.inject_queue_packets
+      << " noise=" << p.noise_cycles << " refuse_every=" << s.refuse_every
+      << " ready_after=" << s.ready_after << " packets=" << s.packets.size()
+      << (p.vc_realloc_tail_sent ? " tail_sent" : " tail_credit")
       << " input_speedup=" << p.input_speedup;
     return o.str();
 }
@@ -171,9 +170,9 @@ BOOST_AUTO_TEST_CASE(randomized_scenarios_give_identical_cycles_and_payloads) {
     }
     BOOST_TEST_MESSAGE("scenarios " << t.scenarios << ", packets " << t.packets << " ("
                                     << t.long_packets << " of 2050 flits), flits " << t.flits
-                                    << ", contended " << t.contended << ", refusals "
-                                    << t.refusals << ", arriving() " << t.arrivals
-                                    << ", RTL cycles " << t.rtl_cycles);
+                                    << ", contended " << t.contended << ", refusals " << t.refusals
+                                    << ", arriving() " << t.arrivals << ", RTL cycles "
+                                    << t.rtl_cycles);
     // The scenarios must cover what they claim, or they prove little.
     BOOST_TEST(t.scenarios >= 400u);
     BOOST_TEST(t.contended > 200u);
