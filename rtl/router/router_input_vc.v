@@ -85,11 +85,16 @@ module router_input_vc #(
       .head(head_entry), .empty(empty), .full(full), .count(count), .error(fifo_error));
 
   // Arrivals of the last router_delay - 1 cycles.
+  // Only the last router_delay - 1 cycles count; older history is never looked
+  // at (nor kept busy for), so a stopped clock changes nothing.
   integer k;
+  reg [HW-1:0] recent;
   always @* begin
     young = {CW{1'b0}};
-    for (k = 0; k < HW; k = k + 1)
-      if (k + 1 < {{(32 - RW) {1'b0}}, cfg_router_delay} && hist[k]) young = young + 1'b1;
+    for (k = 0; k < HW; k = k + 1) begin
+      recent[k] = k + 1 < {{(32 - RW) {1'b0}}, cfg_router_delay} && hist[k];
+      if (recent[k]) young = young + 1'b1;
+    end
   end
 
   wire front_head = !empty && head_entry[32];
@@ -160,6 +165,6 @@ module router_input_vc #(
     end
   end
 
-  assign busy = act || gone || !empty || |hist || credit;
+  assign busy = act || gone || !empty || |recent || credit;
   wire unused = full;
 endmodule

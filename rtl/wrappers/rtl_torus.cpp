@@ -125,6 +125,7 @@ RtlTorus::RtlTorus(sc_core::sc_module_name name, const net::NetParams &params, u
     }
     const int n = topo_.routers();
     ports_.resize(size_t(n));
+    evaluated_.assign(size_t(n), false);
     busy_flits_.assign(size_t(topo_.channel_count() * topo_.vcs_total()), 0);
     const size_t wire = size_t(params_.link_delay_cycles);
     flit_wire_.assign(size_t(n) * 4 * wire, 0);
@@ -282,6 +283,14 @@ void RtlTorus::clock_edge() {
     for (int r = 0; r < n; ++r) {
         RouterModel &m = *routers_[size_t(r)];
         Port &pt = ports_[size_t(r)];
+        if (!evaluated_[size_t(r)]) {
+            // A quiet router whose comb evaluation was skipped: it only needs the
+            // edge when a flit arrives (its state is a fixed point otherwise).
+            if (*m.in[0] == 0 && *m.in[1] == 0 && *m.in[2] == 0 && *m.in[3] == 0) {
+                continue;
+            }
+            m.eval(); // with the clock low, so that the edge is seen as one
+        }
         *m.ej_refuse = pt.refuse_edge ? 1 : 0;
         pt.refuse_edge = false;
         *m.clk = 1;
@@ -353,15 +362,22 @@ void RtlTorus::evaluate_cycle(int64_t now) {
             }
         }
         *m.ej_hold = pt.refused && now < pt.retry;
-        m.eval();
+        // An idle router with nothing offered and no credit arriving sends nothing.
+        const bool quiet = !*m.busy && !*m.inj_valid && *m.cr_in[0] == 0 && *m.cr_in[1] == 0 &&
+                           *m.cr_in[2] == 0 && *m.cr_in[3] == 0;
+        evaluated_[size_t(r)] = !quiet;
+        if (!quiet) {
+            m.eval();
+        }
     }
     const int vcs = topo_.vcs_total();
     const int wire = params_.link_delay_cycles;
     for (int r = 0; r < n; ++r) {
         RouterModel &m = *routers_[size_t(r)];
         Port &pt = ports_[size_t(r)];
+        const bool on = evaluated_[size_t(r)];
         const int inject = topo_.inject_channel(r);
-        const bool injected = *m.inj_valid && *m.inj_ready;
+        const bool injected = on && *m.inj_valid && *m.inj_ready;
         trace_channel(inject, injected, injected ? 0 : -1);
         if (injected) {
             std::shared_ptr<Flight> &f = pt.queue.front();
@@ -377,15 +393,16 @@ void RtlTorus::evaluate_cycle(int64_t now) {
                 record_flits(inject, f->inj.flits);
             }
         }
-        trace_channel(topo_.eject_channel(r), *m.ej_valid != 0, *m.ej_valid ? 0 : -1);
-        if (*m.ej_valid) {
+        const bool ejected = on && *m.ej_valid;
+        trace_channel(topo_.eject_channel(r), ejected, ejected ? 0 : -1);
+        if (ejected) {
             if (*m.ej_head) {
                 record_head(topo_.eject_channel(r), *m.wait_ej);
             }
             eject_flit(r, *m.ej_data, *m.ej_head != 0, *m.ej_tail != 0);
         }
         for (int d = 0; d < 4; ++d) {
-            const uint64_t word = *m.out[d];
+            const uint64_t word = on ? *m.out[d] : 0;
             const int ch = topo_.link_channel(r, d);
             const bool valid = (word >> (kVcShift + (vcs > 2 ? 2 : 1))) & 1;
             const int vc = int((word >> kVcShift) & uint64_t(vcs - 1));

@@ -90,7 +90,8 @@ private:
     std::vector<uint64_t> flit_wire_;
     std::vector<uint32_t> credit_wire_;
     size_t on_wires_ = 0;              // nonzero words on the wires
-    std::vector<uint32_t> busy_flits_; // per channel: flits of the current packet so far
+    std::vector<uint32_t> busy_flits_; // per channel and VC: flits of its packet so far
+    std::vector<bool> evaluated_;      // per router: evaluated in the current cycle
     sc_core::sc_event tick_;
     bool edge_pending_ = false; // the last evaluated cycle has not been clocked yet
     int64_t evaluated_cycle_ = -1;
