@@ -17,13 +17,15 @@ bool rtl_network_available() {
 }
 
 std::unique_ptr<net::TorusBase> make_network(const char *name, const net::NetParams &params,
-                                             uint64_t seed, uint64_t trial) {
+                                             uint64_t seed, uint64_t trial,
+                                             const std::string &rtl_fst) {
     if (params.model != "rtl") {
         return net::make_torus_network(name, params, seed, trial);
     }
 #ifdef STARFISH_HAVE_RTL_NET
-    return std::make_unique<RtlTorus>(name, params, seed, trial);
+    return std::make_unique<RtlTorus>(name, params, seed, trial, rtl_fst);
 #else
+    (void)rtl_fst;
     throw config::ConfigError("net.model = rtl: this build has no RTL network (Verilator was not "
                               "found when it was configured; scripts/install-deps.sh installs it)");
 #endif

@@ -4,12 +4,15 @@
 using sc_core::sc_time_stamp;
 
 #include "Vrouter_vcs1.h"
+#include "Vrouter_vcs1_fst.h"
 #include "Vrouter_vcs2.h"
+#include "Vrouter_vcs2_fst.h"
 
 #include "hw/config/config_error.h"
 #include "hw/packet.h"
 
 #include <verilated.h>
+#include <verilated_fst_c.h>
 
 #include <algorithm>
 #include <stdexcept>
@@ -23,6 +26,8 @@ class RouterModel {
 public:
     virtual ~RouterModel() = default;
     virtual void eval() = 0;
+    // Adds every signal of the router to the FST (traced variants only).
+    virtual void trace(VerilatedFstC *fst) = 0;
 
     CData *clk, *rst;
     QData *in[4], *out[4];       // link words {valid, vc, tail, head, data}
@@ -39,7 +44,7 @@ public:
 
 namespace {
 
-template <typename M> class RouterModelOf : public RouterModel {
+template <typename M, bool kTraced> class RouterModelOf : public RouterModel {
 public:
     RouterModelOf(VerilatedContext *context, const std::string &name) : m_(context, name.c_str()) {
         clk = &m_.clk;
@@ -78,6 +83,13 @@ public:
     }
     ~RouterModelOf() override { m_.final(); }
     void eval() override { m_.eval(); }
+    void trace(VerilatedFstC *fst) override {
+        if constexpr (kTraced) {
+            m_.trace(fst, 99);
+        } else {
+            (void)fst;
+        }
+    }
 
 private:
     M m_;
@@ -86,18 +98,24 @@ private:
 // The link word of router.v: {valid, vc[VW], tail, head, data[32]}.
 constexpr int kVcShift = 34;
 
-std::unique_ptr<RouterModel> make_router(VerilatedContext *context, int vcs,
+std::unique_ptr<RouterModel> make_router(VerilatedContext *context, int vcs, bool traced,
                                          const std::string &name) {
-    if (vcs == 1) {
-        return std::make_unique<RouterModelOf<Vrouter_vcs1>>(context, name);
+    if (traced) {
+        if (vcs == 1) {
+            return std::make_unique<RouterModelOf<Vrouter_vcs1_fst, true>>(context, name);
+        }
+        return std::make_unique<RouterModelOf<Vrouter_vcs2_fst, true>>(context, name);
     }
-    return std::make_unique<RouterModelOf<Vrouter_vcs2>>(context, name);
+    if (vcs == 1) {
+        return std::make_unique<RouterModelOf<Vrouter_vcs1, false>>(context, name);
+    }
+    return std::make_unique<RouterModelOf<Vrouter_vcs2, false>>(context, name);
 }
 
 } // namespace
 
 RtlTorus::RtlTorus(sc_core::sc_module_name name, const net::NetParams &params, uint64_t seed,
-                   uint64_t trial)
+                   uint64_t trial, const std::string &fst_path)
     : TorusBase(name, params, seed, trial), context_(std::make_unique<VerilatedContext>()) {
     auto limit = [](const std::string &what) {
         throw config::ConfigError("net.model = rtl: " + what);
@@ -127,12 +145,15 @@ RtlTorus::RtlTorus(sc_core::sc_module_name name, const net::NetParams &params, u
     ports_.resize(size_t(n));
     evaluated_.assign(size_t(n), false);
     busy_flits_.assign(size_t(topo_.channel_count() * topo_.vcs_total()), 0);
+    if (!fst_path.empty()) {
+        context_->traceEverOn(true); // before the traced models are built
+    }
     const size_t wire = size_t(params_.link_delay_cycles);
     flit_wire_.assign(size_t(n) * 4 * wire, 0);
     credit_wire_.assign(size_t(n) * 4 * wire, 0);
     for (int r = 0; r < n; ++r) {
-        routers_.push_back(
-            make_router(context_.get(), params_.vcs_per_class, "r" + std::to_string(r)));
+        routers_.push_back(make_router(context_.get(), params_.vcs_per_class, !fst_path.empty(),
+                                       "r" + std::to_string(r)));
         RouterModel &m = *routers_.back();
         *m.cfg_width = CData(params_.width);
         *m.cfg_height = CData(params_.height);
@@ -154,12 +175,37 @@ RtlTorus::RtlTorus(sc_core::sc_module_name name, const net::NetParams &params, u
             fail("router " + std::to_string(r) + " reports an error after reset");
         }
     }
+    if (!fst_path.empty()) {
+        context_->timeunit(-12);
+        context_->timeprecision(-12);
+        fst_ = std::make_unique<VerilatedFstC>();
+        for (auto &m : routers_) {
+            m->trace(fst_.get());
+        }
+        fst_->open(fst_path.c_str());
+        if (!fst_->isOpen()) {
+            throw config::ConfigError("--rtl-fst " + fst_path + ": cannot open it for writing");
+        }
+    }
     SC_METHOD(tick);
     sensitive << tick_;
     dont_initialize();
 }
 
-RtlTorus::~RtlTorus() = default;
+RtlTorus::~RtlTorus() {
+    if (fst_) {
+        fst_->close();
+    }
+}
+
+void RtlTorus::dump_fst(int64_t cycle, bool edge) {
+    if (fst_) {
+        // The cycle's decisions at its start, the clock edge half way through.
+        const uint64_t ps =
+            uint64_t(cycle) * params_.cycle_ps() + (edge ? params_.cycle_ps() / 2 : 0);
+        fst_->dump(ps);
+    }
+}
 
 void RtlTorus::fail(const std::string &what) const {
     throw std::runtime_error(std::string(name()) + " (net.model = rtl): " + what);
@@ -302,6 +348,7 @@ void RtlTorus::clock_edge() {
                  std::to_string(evaluated_cycle_));
         }
     }
+    dump_fst(evaluated_cycle_, true);
     // Credits for the cycle now starting: router r's output port d hears from the
     // input port d of its neighbour in direction d, net.link_delay_cycles later.
     const int64_t now = evaluated_cycle_ + 1;
@@ -362,14 +409,16 @@ void RtlTorus::evaluate_cycle(int64_t now) {
             }
         }
         *m.ej_hold = pt.refused && now < pt.retry;
-        // An idle router with nothing offered and no credit arriving sends nothing.
-        const bool quiet = !*m.busy && !*m.inj_valid && *m.cr_in[0] == 0 && *m.cr_in[1] == 0 &&
-                           *m.cr_in[2] == 0 && *m.cr_in[3] == 0;
+        // An idle router with nothing offered and no credit arriving sends nothing
+        // (all are evaluated while the FST is written, so it shows every cycle).
+        const bool quiet = !fst_ && !*m.busy && !*m.inj_valid && *m.cr_in[0] == 0 &&
+                           *m.cr_in[1] == 0 && *m.cr_in[2] == 0 && *m.cr_in[3] == 0;
         evaluated_[size_t(r)] = !quiet;
         if (!quiet) {
             m.eval();
         }
     }
+    dump_fst(now, false);
     const int vcs = topo_.vcs_total();
     const int wire = params_.link_delay_cycles;
     for (int r = 0; r < n; ++r) {

@@ -28,6 +28,7 @@
 #include <vector>
 
 class VerilatedContext;
+class VerilatedFstC;
 
 namespace starfish::rtl {
 
@@ -40,8 +41,10 @@ public:
     static constexpr int kMaxVcsPerClass = 2;  // VCS = 1 and VCS = 2 are verilated
 
     SC_HAS_PROCESS(RtlTorus);
+    // fst_path: when not empty, every signal of every router goes to this FST file
+    // (--rtl-fst; the routers are then the traced variants, a little slower).
     RtlTorus(sc_core::sc_module_name name, const net::NetParams &params, uint64_t seed,
-             uint64_t trial);
+             uint64_t trial, const std::string &fst_path = {});
     ~RtlTorus() override;
 
     // Clock cycles the routers were evaluated for (the RTL's host work).
@@ -78,8 +81,10 @@ private:
     void eject_flit(int router, uint32_t word, bool head, bool tail);
     void deliver_packet(int router);
     [[noreturn]] void fail(const std::string &what) const;
+    void dump_fst(int64_t cycle, bool edge);
 
     std::unique_ptr<VerilatedContext> context_;
+    std::unique_ptr<VerilatedFstC> fst_;
     std::vector<std::unique_ptr<RouterModel>> routers_;
     std::vector<Port> ports_;
     // Packets between their injection and their ejection, per (source, destination,
