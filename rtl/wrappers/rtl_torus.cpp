@@ -324,6 +324,21 @@ void RtlTorus::deliver_packet(int router) {
     }
 }
 
+// A word put on wire `index` in cycle `now` arrives net.link_delay_cycles later:
+// returns what arrives now and keeps `word` in its place.
+template <typename Word>
+Word RtlTorus::through_wire(std::vector<Word> &wires, int index, int64_t now, Word word) {
+    const int delay = params_.link_delay_cycles;
+    if (delay == 0) {
+        return word;
+    }
+    Word &slot = wires[size_t(index * delay + now % delay)];
+    const Word arriving = slot;
+    on_wires_ += size_t(word != 0) - size_t(arriving != 0);
+    slot = word;
+    return arriving;
+}
+
 void RtlTorus::clock_edge() {
     const int n = topo_.routers();
     for (int r = 0; r < n; ++r) {
@@ -352,18 +367,11 @@ void RtlTorus::clock_edge() {
     // Credits for the cycle now starting: router r's output port d hears from the
     // input port d of its neighbour in direction d, net.link_delay_cycles later.
     const int64_t now = evaluated_cycle_ + 1;
-    const int wire = params_.link_delay_cycles;
     for (int r = 0; r < n; ++r) {
         for (int d = 0; d < 4; ++d) {
             const uint32_t word = *routers_[size_t(topo_.neighbour(r, d))]->cr_out[d];
-            uint32_t arriving = word;
-            if (wire > 0) {
-                uint32_t &slot = credit_wire_[size_t((r * 4 + d) * wire + now % wire)];
-                arriving = slot;
-                on_wires_ += (word != 0) - (slot != 0);
-                slot = word;
-            }
-            *routers_[size_t(r)]->cr_in[d] = CData(arriving);
+            *routers_[size_t(r)]->cr_in[d] =
+                CData(through_wire(credit_wire_, r * 4 + d, now, word));
         }
     }
 }
@@ -420,7 +428,6 @@ void RtlTorus::evaluate_cycle(int64_t now) {
     }
     dump_fst(now, false);
     const int vcs = topo_.vcs_total();
-    const int wire = params_.link_delay_cycles;
     for (int r = 0; r < n; ++r) {
         RouterModel &m = *routers_[size_t(r)];
         Port &pt = ports_[size_t(r)];
@@ -468,14 +475,8 @@ void RtlTorus::evaluate_cycle(int64_t now) {
                 }
             }
             // The neighbour in direction d receives it on its input port d.
-            uint64_t arriving = word;
-            if (wire > 0) {
-                uint64_t &slot = flit_wire_[size_t((r * 4 + d) * wire + now % wire)];
-                arriving = slot;
-                on_wires_ += (word != 0) - (slot != 0);
-                slot = word;
-            }
-            *routers_[size_t(topo_.neighbour(r, d))]->in[d] = arriving;
+            *routers_[size_t(topo_.neighbour(r, d))]->in[d] =
+                through_wire(flit_wire_, r * 4 + d, now, word);
         }
     }
 }

@@ -82,6 +82,8 @@ private:
     void deliver_packet(int router);
     [[noreturn]] void fail(const std::string &what) const;
     void dump_fst(int64_t cycle, bool edge);
+    template <typename Word>
+    Word through_wire(std::vector<Word> &wires, int index, int64_t now, Word word);
 
     std::unique_ptr<VerilatedContext> context_;
     std::unique_ptr<VerilatedFstC> fst_;
