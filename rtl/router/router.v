@@ -24,11 +24,10 @@
 // The network interface side: inj_* offers one flit per cycle, which crosses the
 // injection channel in the cycle inj_ready is high; the packet's lane rides with
 // it (the length flit carries it too, but the head must be routed before that
-// flit may have arrived). ej_* shows the flit crossing the ejection channel (and ej_lane the
-// packet's lane, for the environment's bookkeeping); the
-// endpoint answers a tail with ej_refuse at that cycle's edge (refused: the tail
-// stays in the router) and holds a refused tail back with ej_hold until it can
-// take it.
+// flit may have arrived). ej_* shows the flit crossing the ejection channel (and
+// ej_lane the packet's lane, for the environment's bookkeeping); the endpoint
+// answers a tail with ej_refuse at that cycle's edge (refused: the tail stays in
+// the router) and holds a refused tail back with ej_hold until it can take it.
 //
 // `error` (sticky) rises when any internal check fails: credits below zero or above
 // the buffer depth, a flit on a VC its packet does not own, a FIFO overflow or
