@@ -376,7 +376,7 @@ int main(int argc, char **argv) {
             return 0;
         }
     }
-    std::cerr
-        << "usage: hw_tables check|update <repository> | hw_tables print ni.vh|ni.md|scsi.md|packet.vh\n";
+    std::cerr << "usage: hw_tables check|update <repository> | hw_tables print "
+                 "ni.vh|ni.md|scsi.md|packet.vh\n";
     return 2;
 }
