@@ -7,6 +7,8 @@ packages=(
   cmake ninja-build g++ gcc pkg-config make
   libsystemc-dev
   verilator
+  # Verilator's FST writer (--rtl-fst, docs/rtl.md).
+  zlib1g-dev
   libboost-test-dev
   nlohmann-json3-dev
   libcli11-dev

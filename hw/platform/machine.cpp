@@ -3,6 +3,7 @@
 #include "hw/node_map.h"
 #include "hw/platform/watchdog.h"
 #include "hw/scsi_regs.h"
+#include "rtl/wrappers/network_factory.h"
 #include "tlm_models/net/net_params.h"
 
 #include <algorithm>
@@ -18,8 +19,8 @@ Machine::Machine(const config::Config &cfg, int trial, const FirmwareSet &firmwa
         throw std::invalid_argument("machine.disks_per_iop exceeds the SCSI target limit");
     }
     uint64_t seed = static_cast<uint64_t>(cfg.get_int("workload.seed"));
-    network_ = net::make_torus_network("net", net::NetParams::from(cfg), seed,
-                                       static_cast<uint64_t>(trial));
+    network_ =
+        rtl::make_network("net", net::NetParams::from(cfg), seed, static_cast<uint64_t>(trial));
     std::vector<NodeSite> sites = shape_.sites();
     std::vector<int> routers(sites.size());
     for (const auto &s : sites) {

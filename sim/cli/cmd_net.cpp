@@ -33,6 +33,7 @@ struct NetTrafficOptions {
     int64_t warmup = -1;
     int64_t drain = -1;
     std::string csv_path;
+    std::string rtl_fst;
 };
 
 // The latency-load curve, one row per load point, for comparison with other
@@ -84,16 +85,22 @@ int run_net_traffic(NetTrafficOptions &opts) {
     if (!opts.csv_path.empty() && !opts.sweep) {
         throw config::ConfigError("--csv: the latency-load curve needs --sweep");
     }
+    if (!opts.rtl_fst.empty() && (opts.sweep || params.model != "rtl")) {
+        throw config::ConfigError("--rtl-fst: the waveforms of the Verilog routers need "
+                                  "net.model=rtl and a single load point (no --sweep)");
+    }
     if (opts.sweep) {
         out << "  offered  accepted   accepted B/s   mean lat  p99 lat  complete\n"
             << "  (flits/node/cycle)    (payload)    (cycles)  (cycles)\n";
     }
-    std::vector<json> points =
-        run_traffic_points(cfg, spec, loads, opts.trial, opts.sweep, opts.jobs, [&](const json &p) {
+    std::vector<json> points = run_traffic_points(
+        cfg, spec, loads, opts.trial, opts.sweep, opts.jobs,
+        [&](const json &p) {
             if (opts.sweep) {
                 print_point_row(out, p);
             }
-        });
+        },
+        opts.rtl_fst);
 
     RunResult result(opts.sweep ? "net traffic --sweep" : "net traffic", cfg);
     TrafficTotals totals = traffic_totals(points, opts.jobs);
@@ -192,6 +199,9 @@ void add_net_command(CLI::App &app, int &exit_status) {
     cmd->add_flag("--include-self", opts->spec.include_self,
                   "uniform and hotspot may pick the source itself, transpose's diagonal "
                   "routers send to themselves (other simulators' convention)");
+    cmd->add_option("--rtl-fst", opts->rtl_fst,
+                    "with net.model=rtl: write every signal of the Verilog routers to this FST "
+                    "(docs/rtl.md; open with gtkwave -a sim/waves/router.gtkw)");
     cmd->add_option("--csv", opts->csv_path,
                     "with --sweep: write the latency-load curve as CSV to FILE");
     cmd->add_flag("--sweep", opts->sweep,

@@ -1,6 +1,7 @@
 #include "sim/workload/net_traffic.h"
 
 #include "hw/config/config_error.h"
+#include "rtl/wrappers/network_factory.h"
 #include "sim/runner/host_clock.h"
 #include "sim/runner/isolated_run.h"
 #include "tlm_models/net/net_params.h"
@@ -16,11 +17,11 @@ namespace starfish::sim {
 using nlohmann::json;
 
 json run_traffic_point(const config::Config &cfg, const net::TrafficSpec &spec, uint64_t trial,
-                       bool with_channels) {
+                       bool with_channels, const std::string &rtl_fst) {
     HostClock clock;
     net::NetParams params = net::NetParams::from(cfg);
     auto seed = static_cast<uint64_t>(cfg.get_int("workload.seed"));
-    auto network = net::make_torus_network("net", params, seed, trial);
+    auto network = rtl::make_network("net", params, seed, trial, rtl_fst);
     net::TrafficGenerator gen("traffic", *network, spec, seed, trial);
     sc_core::sc_start();
     json result = gen.result();
@@ -76,14 +77,16 @@ std::vector<double> traffic_loads(bool sweep, const std::vector<double> &loads, 
 
 std::vector<json> run_traffic_points(const config::Config &cfg, const net::TrafficSpec &spec,
                                      const std::vector<double> &loads, uint64_t trial, bool sweep,
-                                     int jobs, const std::function<void(const json &)> &on_point) {
+                                     int jobs, const std::function<void(const json &)> &on_point,
+                                     const std::string &rtl_fst) {
     std::vector<IsolatedJob> points;
     for (double load : loads) {
         net::TrafficSpec s = spec;
         s.load = load;
         bool channels = !sweep;
-        points.push_back(
-            [cfg, s, trial, channels] { return run_traffic_point(cfg, s, trial, channels); });
+        points.push_back([cfg, s, trial, channels, rtl_fst] {
+            return run_traffic_point(cfg, s, trial, channels, rtl_fst);
+        });
     }
     return run_isolated_all(points, std::max(1, jobs), [&](size_t, const json &p) {
         if (on_point) {

@@ -18,9 +18,11 @@ namespace starfish::sim {
 // One load point in the calling process (call it inside run_isolated): builds the
 // configured network (net.*, seeds from workload.seed and `trial`) with a traffic
 // generator, simulates, and returns the generator's result plus "network" (the
-// model's statistics summary) and "host" (wall seconds, events, flits).
+// model's statistics summary) and "host" (wall seconds, events, flits). rtl_fst:
+// the FST of the Verilog routers (net.model = rtl, docs/rtl.md), none when empty.
 nlohmann::json run_traffic_point(const config::Config &cfg, const net::TrafficSpec &spec,
-                                 uint64_t trial, bool with_channels);
+                                 uint64_t trial, bool with_channels,
+                                 const std::string &rtl_fst = {});
 
 // The load points of a sweep: 0.05, 0.10, ..., 1.00.
 std::vector<double> default_sweep_loads();
@@ -41,7 +43,8 @@ std::vector<double> traffic_loads(bool sweep, const std::vector<double> &loads, 
 std::vector<nlohmann::json>
 run_traffic_points(const config::Config &cfg, const net::TrafficSpec &spec,
                    const std::vector<double> &loads, uint64_t trial, bool sweep, int jobs,
-                   const std::function<void(const nlohmann::json &point)> &on_point);
+                   const std::function<void(const nlohmann::json &point)> &on_point,
+                   const std::string &rtl_fst = {});
 
 // What the points add up to: host figures (simulated and CPU seconds, events;
 // wall_s is left to the caller), corrupted packets, the point with the

@@ -48,12 +48,19 @@ int64_t field(const json &r, size_t id, int f) {
 
 } // namespace
 
+// With Verilator, the Verilog router network too (net.model = rtl, docs/rtl.md).
+#ifdef STARFISH_HAVE_RTL_NET
+const char *const kPolicyModels[] = {"packet", "flit", "rtl"};
+#else
+const char *const kPolicyModels[] = {"packet", "flit"};
+#endif
+
 BOOST_AUTO_TEST_SUITE(net_router_policies)
 
 // T0 = 1 + n + (h + 1) R + h L for every pair of a 6x6 torus, whatever the policies:
 // a lone packet never meets a previous one in a buffer nor another input VC.
 BOOST_AUTO_TEST_CASE(zero_load_latency_is_the_same_under_every_policy) {
-    for (const char *model : {"packet", "flit"}) {
+    for (const char *model : kPolicyModels) {
         for (const Policy &pol : kPolicies) {
             for (auto [r, l] : {std::pair{3, 0}, {2, 1}}) {
                 if (std::string(model) == "flit" && r != 3) {
@@ -94,7 +101,7 @@ BOOST_AUTO_TEST_CASE(zero_load_latency_is_the_same_under_every_policy) {
 // cycle per packet (released when the tail's credit is back); under tail_sent the
 // next packet follows the tail on the same VC, so a packet arrives every n cycles.
 BOOST_AUTO_TEST_CASE(tail_sent_streams_packets_back_to_back_on_one_vc) {
-    for (const char *model : {"packet", "flit"}) {
+    for (const char *model : kPolicyModels) {
         for (const Policy &pol : kPolicies) {
             Scenario s = base(model, pol);
             s.params.inject_queue_packets = 2;
@@ -121,7 +128,7 @@ BOOST_AUTO_TEST_CASE(tail_sent_streams_packets_back_to_back_on_one_vc) {
 // gone, A's four buffered flits leave at once with no input limit; with
 // input_speedup = 1 B keeps the port while it streams, so they wait for its tail.
 BOOST_AUTO_TEST_CASE(input_speedup_one_lets_one_flit_leave_an_input_port_per_cycle) {
-    for (const char *model : {"packet", "flit"}) {
+    for (const char *model : kPolicyModels) {
         for (const Policy &pol : kPolicies) {
             Scenario s = base(model, pol);
             s.packets.push_back({0, 1, 3, 392, 0});    // C: 100 flits, 1.E and 2.E

@@ -8,9 +8,10 @@
 namespace starfish::net {
 
 void declare_net_params(config::Registry &reg) {
-    reg.add_string("net.model", "packet", {"packet", "flit"},
-                   "network timing model: packet (event per packet-hop) or flit (cycle-by-cycle "
-                   "reference); both give identical timing (docs/network.md)",
+    reg.add_string("net.model", "packet", {"packet", "flit", "rtl"},
+                   "network timing model: packet (event per packet-hop), flit (cycle-by-cycle "
+                   "reference) or rtl (the Verilog router, verilated; docs/rtl.md); all give "
+                   "identical timing (docs/network.md)",
                    "convention: packet is the fast default, flit the golden reference");
     reg.add_int("net.router_delay_cycles", 1, "cycles", {1, 64},
                 "cycles from a head flit's arrival in a router to its crossing of the next "

@@ -204,7 +204,9 @@ std::unique_ptr<TorusBase> make_torus_network(const char *name, const NetParams 
     if (params.model == "packet") {
         return std::make_unique<PacketTorus>(name, params, seed, trial);
     }
-    throw std::invalid_argument("net.model = '" + params.model + "': expected packet or flit");
+    throw std::invalid_argument("net.model = '" + params.model +
+                                "': expected packet or flit here (rtl is built by "
+                                "rtl::make_network, rtl/wrappers/network_factory.h)");
 }
 
 } // namespace starfish::net
