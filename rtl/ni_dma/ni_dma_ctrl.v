@@ -6,7 +6,9 @@
 //           send queue has a free slot and CTRL.TX_SPACE_IRQ.
 // The register write port takes the value CTRL holds after a write (the
 // descriptor bookkeeping validates the ring first); writes to other offsets
-// are not this block's.
+// are not this block's. A write is latched at the next edge and acts on the
+// interrupt lines at once (the lines follow a register access in the same
+// cycle, docs/node.md).
 module ni_dma_ctrl (
     input  wire        clk,
     input  wire        rst,
@@ -27,12 +29,14 @@ module ni_dma_ctrl (
   localparam [31:0] CTRL_DEFINED = HW_NI_CTRL_ENABLE_MASK | HW_NI_CTRL_RX_IRQ_MASK |
       HW_NI_CTRL_TX_IRQ_MASK | HW_NI_CTRL_TX_SPACE_IRQ_MASK;
 
+  wire ctrl_write = reg_we && {20'd0, reg_addr} == HW_NI_REG_CTRL;
+  wire [31:0] ctrl_now = ctrl_write ? reg_wdata & CTRL_DEFINED : ctrl;
   always @(posedge clk) begin
     if (rst) ctrl <= HW_NI_RESET_CTRL;
-    else if (reg_we && {20'd0, reg_addr} == HW_NI_REG_CTRL) ctrl <= reg_wdata & CTRL_DEFINED;
+    else if (ctrl_write) ctrl <= ctrl_now;
   end
 
-  assign irq_rx = rx_records && (ctrl & HW_NI_CTRL_RX_IRQ_MASK) != 32'd0;
-  assign irq_tx = (tx_done_waiting && (ctrl & HW_NI_CTRL_TX_IRQ_MASK) != 32'd0) ||
-                  (tx_space && (ctrl & HW_NI_CTRL_TX_SPACE_IRQ_MASK) != 32'd0);
+  assign irq_rx = rx_records && (ctrl_now & HW_NI_CTRL_RX_IRQ_MASK) != 32'd0;
+  assign irq_tx = (tx_done_waiting && (ctrl_now & HW_NI_CTRL_TX_IRQ_MASK) != 32'd0) ||
+                  (tx_space && (ctrl_now & HW_NI_CTRL_TX_SPACE_IRQ_MASK) != 32'd0);
 endmodule
