@@ -2,6 +2,7 @@
 // names (sc_time_stamp) in the global namespace.
 #include "Vni_dma.h"
 #include <verilated.h>
+#include <verilated_fst_c.h>
 
 #include "rtl/ni_dma/ni_dma_rtl.h"
 
@@ -80,7 +81,29 @@ NiDmaRtl::NiDmaRtl(sc_core::sc_module_name name, const node::NetworkInterfacePar
 }
 
 NiDmaRtl::~NiDmaRtl() {
+    close_rtl_waves();
     top_->final();
+}
+
+bool NiDmaRtl::open_rtl_waves(const std::string &path) {
+    close_rtl_waves();
+    context_->traceEverOn(true);
+    waves_ = std::make_unique<VerilatedFstC>();
+    top_->trace(waves_.get(), 99);
+    waves_->open(path.c_str());
+    if (!waves_->isOpen()) {
+        waves_.reset();
+        return false;
+    }
+    waves_->dump(static_cast<uint64_t>(sc_core::sc_time_stamp().value()));
+    return true;
+}
+
+void NiDmaRtl::close_rtl_waves() {
+    if (waves_) {
+        waves_->close();
+        waves_.reset();
+    }
 }
 
 uint32_t NiDmaRtl::rtl_busy() const {
@@ -151,9 +174,13 @@ void NiDmaRtl::settle_read_ports() {
 }
 
 void NiDmaRtl::edge() {
+    const uint64_t now = sc_core::sc_time_stamp().value();
     settle_read_ports();
     top_->clk = 1;
     top_->eval();
+    if (waves_) {
+        waves_->dump(now);
+    }
     top_->clk = 0;
     // Inputs are sampled by this edge: clear the one-edge pulses.
     top_->tx_cmd_valid = 0;
@@ -162,6 +189,9 @@ void NiDmaRtl::edge() {
     top_->rx_tail_valid = 0;
     top_->reg_we = 0;
     top_->eval();
+    if (waves_) {
+        waves_->dump(now + params_.cycle_ps / 2);
+    }
     inputs_pending_ = false;
     ++edges_;
     check_error("a clock edge");

@@ -30,6 +30,7 @@
 
 class Vni_dma;
 class VerilatedContext;
+class VerilatedFstC;
 
 namespace starfish::rtl {
 
@@ -49,6 +50,10 @@ public:
     uint64_t rtl_edges() const { return edges_; }
     // The RTL's busy vector (rtl/ni_dma/ni_dma.v).
     uint32_t rtl_busy() const;
+    // The RTL's signals into an FST file: sampled after each rising edge and
+    // half a cycle later (clock low, the edge's pulses cleared).
+    bool open_rtl_waves(const std::string &path) override;
+    void close_rtl_waves() override;
 
 private:
     // A packet the send DMA fills: its payload bytes live in the packet object,
@@ -86,6 +91,7 @@ private:
     const int torus_width_; // router id = y * width + x (route flits carry x and y)
     std::unique_ptr<VerilatedContext> context_;
     std::unique_ptr<Vni_dma> top_;
+    std::unique_ptr<VerilatedFstC> waves_; // --ni-dma-fst
     uint64_t edges_ = 0;
     uint64_t next_edge_ps_ = 0; // when the RTL is clocked next (valid while needs_edge)
     bool inputs_pending_ = false;

@@ -99,6 +99,13 @@ public:
     // the DMA engines and the receive ring to `hub` under `scope`
     // (docs/observe.md). Before sc_start.
     void observe(trace::TraceHub *hub, const std::string &scope);
+    // ni.model = rtl writes its DMA engine's RTL waveform (FST) to path, until
+    // close_rtl_waves; the TLM model has none and returns false. Before sc_start.
+    virtual bool open_rtl_waves(const std::string &path) {
+        (void)path;
+        return false;
+    }
+    virtual void close_rtl_waves() {}
 
 protected:
     // The internals are open to the RTL DMA engine's wrapper (rtl/ni_dma/ni_dma_rtl.h),
