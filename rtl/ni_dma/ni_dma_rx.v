@@ -7,9 +7,9 @@
 // cycle) and written (mem_wr_*) once the DMA has moved its bytes; `done` pulses
 // after the edge in which the last word was written and the tail rule is met.
 //
-// Loads and tails are sampled at the next rising edge. `error` (sticky): a load
-// while busy, an empty fragment, a setup of 0 cycles, a tail while none is
-// awaited.
+// Loads and tails are sampled at the next rising edge (a tail may come with its
+// load). `error` (sticky): a load while busy, an empty fragment, a setup of 0
+// cycles, a tail while none is awaited.
 module ni_dma_rx (
     input  wire        clk,
     input  wire        rst,
@@ -97,7 +97,7 @@ module ni_dma_rx (
       mem_wr_en <= 1'b0;
       done <= 1'b0;
       if (load_valid && (busy || load_bytes == 20'd0 || cfg_setup_cycles == 16'd0)) error <= 1'b1;
-      if (tail_valid && (!busy || tail_seen || tail_in)) error <= 1'b1;
+      if (tail_valid && (busy ? tail_seen || tail_in : !load_valid)) error <= 1'b1;
 
       if (busy) begin
         if (in_setup) begin
@@ -132,7 +132,8 @@ module ni_dma_rx (
         moved <= 21'd0;
         word <= 18'd0;
         counted <= 1'b0;
-        tail_in <= load_arrived;
+        // A tail with the load binds no later than the DMA itself (setup >= 1).
+        tail_in <= load_arrived || tail_valid;
         tail_seen <= 1'b0;
         // the loading edge is the first setup cycle
         setup_left <= cfg_setup_cycles - 16'd1;
