@@ -311,7 +311,6 @@ void NiDmaRtl::after_edge() {
 void NiDmaRtl::tx_engine() {
     advance_to_now();
     for (;;) {
-        const uint64_t now = sc_core::sc_time_stamp().value();
         if (tx_.pkt) {
             if (!offer_seen_) {
                 next_trigger(tx_kick_); // built; the offer follows its delay
@@ -324,48 +323,16 @@ void NiDmaRtl::tx_engine() {
             offer_seen_ = false;
             top_->tx_offer_taken = 1;
             input_applied();
-            ++stats_.packets_sent;
-            stats_.body_bytes_sent += tx_.frag;
-            tx_.offset += tx_.frag;
-            tx_.first = false;
-            if (tx_.last) {
-                tx_.active = false;
-                ++tx_engine_serial_;
-                if (hub_ != nullptr) {
-                    hub_->set(sig_tx_msg_, now, trace::kNoValue);
-                }
-            }
+            packet_taken();
             continue;
         }
         if (tx_.planned) {
             next_trigger(tx_kick_); // the RTL sets the packet up
             return;
         }
-        if (!tx_.active) {
-            if (tx_engine_serial_ >= core_.tx_pushed()) {
-                next_trigger(tx_work_);
-                return;
-            }
-            const node::NiTxDescriptor &queued = core_.tx_descriptor(tx_engine_serial_);
-            tx_.active = true;
-            tx_.serial = queued.serial;
-            tx_.message_id = (static_cast<uint64_t>(node_id_) << 40) | next_packet_id_;
-            tx_.dest = queued.dest;
-            tx_.body_addr = queued.body_addr;
-            tx_.body_bytes = queued.body_bytes;
-            tx_.seq = queued.seq;
-            tx_.header_bytes = static_cast<uint32_t>(queued.header.size());
-            std::copy(queued.header.begin(), queued.header.end(), tx_.header);
-            tx_.setup_cycles = params_.descriptor_setup_cycles;
-            tx_.offset = 0;
-            tx_.first = true;
-            if (hub_ != nullptr) {
-                hub_->set(sig_tx_msg_, now, static_cast<int64_t>(tx_.message_id));
-                hub_->log({now, "NET", scope_, trace::Direction::Begin, "MSG", tx_.message_id,
-                           "src=" + std::to_string(node_id_) + " dst=" + std::to_string(tx_.dest) +
-                               " header=" + std::to_string(tx_.header_bytes) +
-                               " bytes=" + std::to_string(tx_.body_bytes)});
-            }
+        if (!tx_.active && !take_descriptor()) {
+            next_trigger(tx_work_);
+            return;
         }
         issue_tx_command();
     }
@@ -374,10 +341,7 @@ void NiDmaRtl::tx_engine() {
 // The next packet of the descriptor: what goes in it is bookkeeping (the same
 // split as the TLM model), when it is built and offered is the RTL's.
 void NiDmaRtl::issue_tx_command() {
-    tx_.hdr_bytes = tx_.first ? tx_.header_bytes : 0;
-    const uint32_t room = params_.max_packet_payload_bytes - HW_NI_FRAME_BYTES - tx_.hdr_bytes;
-    tx_.frag = std::min(tx_.body_bytes - tx_.offset, room);
-    tx_.last = tx_.offset + tx_.frag == tx_.body_bytes;
+    size_packet();
     const int dst = node_routers_[tx_.dest];
     top_->tx_cmd_route = HW_ROUTE_FLIT(dst % torus_width_, dst / torus_width_,
                                        router_ % torus_width_, router_ / torus_width_);

@@ -180,6 +180,12 @@ protected:
     // The engines are methods (docs/node.md, "Order within a cycle"): device work
     // due at a time is done before any firmware thread runs at that time.
     virtual void tx_engine();
+    // The next queued descriptor into tx_ (false if none is queued).
+    bool take_descriptor();
+    // tx_'s next packet: its header bytes, fragment and whether it is the last.
+    void size_packet();
+    // The network took tx_'s packet.
+    void packet_taken();
     void plan_packet();
     net::PacketPtr build_packet();
     uint64_t offer_delay_cycles(uint32_t body_start, uint32_t frag) const;
