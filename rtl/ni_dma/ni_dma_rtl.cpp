@@ -261,6 +261,14 @@ void NiDmaRtl::after_edge() {
         fills_.push_back(fill);
         tx_.pkt = std::move(pkt);
         tx_.planned = false;
+        if (hub_ != nullptr && tx_.frag > 0) {
+            hub_->set(sig_tx_dma_, sc_core::sc_time_stamp().value(), 1);
+            tx_dma_traced_ = true;
+        }
+    }
+    if (tx_dma_traced_ && !(top_->busy & 4u)) {
+        hub_->set(sig_tx_dma_, sc_core::sc_time_stamp().value(), 0);
+        tx_dma_traced_ = false;
     }
     if (top_->tx_body_we) {
         if (fills_.empty()) {
@@ -363,10 +371,6 @@ void NiDmaRtl::issue_tx_command() {
     tx_.setup_cycles = 0;
     tx_.planned = true;
     input_applied();
-    if (hub_ != nullptr && tx_.frag > 0) {
-        // The DMA's span is the RTL's: shown while it runs (busy bit 2).
-        hub_->set(sig_tx_dma_, sc_core::sc_time_stamp().value(), 1);
-    }
 }
 
 void NiDmaRtl::injected(uint64_t tag) {
@@ -376,9 +380,6 @@ void NiDmaRtl::injected(uint64_t tag) {
         return;
     }
     fills_.pop_front();
-    if (hub_ != nullptr && fills_.empty()) {
-        hub_->set(sig_tx_dma_, sc_core::sc_time_stamp().value(), 0);
-    }
     node::NetworkInterface::injected(tag);
 }
 
@@ -448,6 +449,9 @@ void NiDmaRtl::ni_deposit_arrived(uint32_t handle, node::NiFragment &&fragment) 
     if (loaded_pending) {
         top_->rx_tail_valid = 1;
         input_applied();
+        if (hub_ != nullptr) {
+            hub_->set(sig_rx_dma_, sc_core::sc_time_stamp().value(), 1);
+        }
     }
 }
 
@@ -468,7 +472,8 @@ void NiDmaRtl::load_deposit() {
     top_->rx_load_arrived = job.arrived;
     top_->rx_load_valid = 1;
     dma_loaded_ = true;
-    if (hub_ != nullptr) {
+    if (hub_ != nullptr && job.arrived) {
+        // Shown as the TLM model shows it: a fragment still arriving from its tail.
         hub_->set(sig_rx_dma_, sc_core::sc_time_stamp().value(), 1);
     }
     input_applied();

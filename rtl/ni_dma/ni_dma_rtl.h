@@ -100,8 +100,9 @@ private:
     sc_core::sc_event tx_kick_; // the RTL offered a packet
 
     // send side
-    bool offer_seen_ = false; // the current packet's offer was handed to tx_engine
-    std::deque<Fill> fills_;  // packets built, oldest first, until their tail left
+    bool offer_seen_ = false;    // the current packet's offer was handed to tx_engine
+    std::deque<Fill> fills_;     // packets built, oldest first, until their tail left
+    bool tx_dma_traced_ = false; // the observed tx_dma signal is high
 
     // receive side
     bool dma_loaded_ = false;                          // the front job is in the RTL

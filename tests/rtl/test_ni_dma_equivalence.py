@@ -5,7 +5,10 @@ result JSON to the TLM network interface: the communication self-test
 files with disk-directed I/O, SPFS and two-phase I/O, reads and writes, on both
 torus engines. Every trial of the RTL runs must verify its data, and
 scripts/compare_results.py must find no difference at all (simulated times,
-throughputs, statistics, event counts).
+throughputs, statistics, event counts). The observation files of one DDIO and
+one SPFS run (--vcd, --log, --timeline: every node's NI messages, send and
+receive DMA spans, ring occupancy) must hold the same records at the same times
+(the order of records within one picosecond may differ).
 usage: test_ni_dma_equivalence.py STARFISH_BINARY"""
 import json
 import os
@@ -40,6 +43,45 @@ def identical(a, b):
     print(run.stdout.strip())
 
 
+def vcd_by_time(path):
+    """The VCD's lines, the value changes of each time step as a sorted group."""
+    out, group = [], []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#"):
+                out.append(sorted(group))
+                out.append(line)
+                group = []
+            else:
+                group.append(line)
+    out.append(sorted(group))
+    return out
+
+
+def timeline_events(path):
+    with open(path) as f:
+        doc = json.load(f)
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    return sorted(json.dumps(e, sort_keys=True) for e in events)
+
+
+def same_observation(binary, tmp, fs):
+    files = {}
+    for model in ("tlm", "rtl"):
+        base = os.path.join(tmp, fs + "_" + model)
+        files[model] = (base + ".vcd", base + ".log", base + ".json")
+        starfish(binary, "run", "--config", "small", "--set", "fs.kind=" + fs,
+                 "--set", "workload.trials=1", "--set", "ni.model=" + model,
+                 "--vcd", files[model][0], "--log", files[model][1],
+                 "--timeline", files[model][2])
+    (tv, tl, tt), (rv, rl, rt) = files["tlm"], files["rtl"]
+    assert vcd_by_time(tv) == vcd_by_time(rv), fs + ": the VCDs differ"
+    with open(tl) as a, open(rl) as b:
+        assert sorted(a) == sorted(b), fs + ": the transaction logs differ"
+    assert timeline_events(tt) == timeline_events(rt), fs + ": the timelines differ"
+    print(fs + ": VCD, log and timeline hold the same records")
+
+
 def main():
     binary = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
@@ -65,6 +107,9 @@ def main():
                      "--json", out[model])
         assert verified_trials(out["rtl"]) == 18
         identical(out["tlm"], out["rtl"])
+
+        for fs in ("ddio", "spfs"):
+            same_observation(binary, tmp, fs)
 
 
 if __name__ == "__main__":
