@@ -7,11 +7,18 @@
 //
 // busy[0] send setup, [1] send offer delay, [2] send DMA, [3] packet offered,
 // [4] receive setup, [5] receive DMA, [6] receive waits for a tail.
-// `active`: some counter runs, so the engine must be clocked; when it is low
-// a clock edge changes nothing. `error`: an internal check failed.
+// One clock with three clock enables, so that each count runs on the edges of
+// its own start (docs/rtl.md, "The wrapper and the clock"): tx_ce for the send
+// side, rx_ce for the receive DMA, rx_tail_ce for a deposit's tail count.
+// tx_active, rx_active, rx_tail_active: that part counts and needs its edges;
+// an edge with its enable low changes nothing there (`active`: any of them).
+// `error`: an internal check failed.
 module ni_dma (
     input  wire          clk,
     input  wire          rst,
+    input  wire          tx_ce,
+    input  wire          rx_ce,
+    input  wire          rx_tail_ce,
     input  wire [   1:0] cfg_dma_shift,
     input  wire [  15:0] cfg_packet_setup_cycles,
     // send command
@@ -89,17 +96,21 @@ module ni_dma (
     output wire          irq_rx,
     output wire          irq_tx,
     output wire [   6:0] busy,
+    output wire          tx_active,
+    output wire          rx_active,
+    output wire          rx_tail_active,
     output wire          active,
     output wire          error
 );
-  wire tx_setup_busy, tx_delay_busy, tx_dma_busy, tx_active, tx_error;
-  wire rx_busy, rx_setup_busy, rx_tail_wait, rx_active, rx_error;
+  wire tx_setup_busy, tx_delay_busy, tx_dma_busy, tx_error;
+  wire rx_busy, rx_setup_busy, rx_tail_wait, rx_error;
   wire rec_bad;
   wire [3:0] rx_lane;
 
   ni_dma_tx tx (
       .clk(clk),
       .rst(rst),
+      .ce(tx_ce),
       .cfg_dma_shift(cfg_dma_shift),
       .cmd_valid(tx_cmd_valid),
       .cmd_setup_cycles(tx_cmd_setup_cycles),
@@ -137,6 +148,8 @@ module ni_dma (
   ni_dma_rx rx (
       .clk(clk),
       .rst(rst),
+      .ce(rx_ce),
+      .tail_ce(rx_tail_ce),
       .cfg_dma_shift(cfg_dma_shift),
       .cfg_setup_cycles(cfg_packet_setup_cycles),
       .load_valid(rx_load_valid),
@@ -157,6 +170,7 @@ module ni_dma (
       .setup_busy(rx_setup_busy),
       .tail_wait(rx_tail_wait),
       .active(rx_active),
+      .tail_active(rx_tail_active),
       .error(rx_error)
   );
 
@@ -206,7 +220,7 @@ module ni_dma (
 
   assign busy = {rx_tail_wait, rx_busy && !rx_setup_busy && !rx_tail_wait, rx_setup_busy,
                  tx_offer_valid, tx_dma_busy, tx_delay_busy, tx_setup_busy};
-  assign active = tx_active || rx_active;
+  assign active = tx_active || rx_active || rx_tail_active;
   assign error = tx_error || rx_error || (rec_valid && rec_bad);
   wire unused = &{1'b0, rx_lane};
 endmodule

@@ -112,30 +112,47 @@ uint32_t NiDmaRtl::rtl_busy() const {
 
 // ---- clocking ------------------------------------------------------------------------
 
-bool NiDmaRtl::needs_edge() const {
-    return inputs_pending_ || top_->active;
+bool NiDmaRtl::needs_edge(Part part) const {
+    switch (part) {
+    case Part::Tx:
+        return pending_[0] || top_->tx_active;
+    case Part::Rx:
+        return pending_[1] || top_->rx_active;
+    case Part::Tail:
+        return pending_[2] || top_->rx_tail_active;
+    default:
+        return pending_[3];
+    }
+}
+
+bool NiDmaRtl::next_edge(uint64_t &at) const {
+    bool any = false;
+    for (int p = 0; p < kParts; ++p) {
+        if (needs_edge(static_cast<Part>(p)) && (!any || next_[p] < at)) {
+            at = next_[p];
+            any = true;
+        }
+    }
+    return any;
 }
 
 void NiDmaRtl::schedule_edge() {
-    if (!needs_edge()) {
-        return;
+    uint64_t at = 0;
+    if (next_edge(at)) {
+        edge_event_.notify(sc_core::sc_time::from_value(at - sc_core::sc_time_stamp().value()));
     }
-    const uint64_t now = sc_core::sc_time_stamp().value();
-    edge_event_.notify(sc_core::sc_time::from_value(next_edge_ps_ - now));
 }
 
-void NiDmaRtl::input_applied() {
-    const uint64_t now = sc_core::sc_time_stamp().value();
-    if (!needs_edge()) {
-        // Idle until now: the first edge that sees the input is one cycle away.
-        next_edge_ps_ = now + params_.cycle_ps;
-    } else if (next_edge_ps_ != now + params_.cycle_ps) {
-        // The contract counts cycles from each input (docs/node.md); the running
-        // clock can only do that for inputs on its own edges.
-        model_error(node_prefix() + "RTL DMA engine input at " + std::to_string(now) +
-                    " ps falls between its clock edges");
+// Each part counts cycles from its own start (the contract counts from each
+// input, docs/node.md): an input to a part that is idle starts its edges one
+// cycle later; a busy part keeps its own (the send side takes a command while
+// its DMA runs only to count the setup after the DMA's end, on the DMA's edges).
+void NiDmaRtl::input_applied(Part part) {
+    const int p = static_cast<int>(part);
+    if (!needs_edge(part)) {
+        next_[p] = sc_core::sc_time_stamp().value() + params_.cycle_ps;
     }
-    inputs_pending_ = true;
+    pending_[p] = true;
     schedule_edge();
 }
 
@@ -145,15 +162,23 @@ void NiDmaRtl::clock_process() {
 
 void NiDmaRtl::advance_to_now() {
     const uint64_t now = sc_core::sc_time_stamp().value();
-    while (needs_edge() && next_edge_ps_ <= now) {
-        if (next_edge_ps_ < now) {
+    uint64_t at = 0;
+    while (next_edge(at) && at <= now) {
+        if (at < now) {
             model_error(node_prefix() + "RTL DMA engine missed its clock edge at " +
-                        std::to_string(next_edge_ps_) + " ps");
+                        std::to_string(at) + " ps");
             return;
         }
-        // The edge after this one, before the edge's outputs may apply new inputs.
-        next_edge_ps_ += params_.cycle_ps;
-        edge();
+        bool enable[kParts];
+        for (int p = 0; p < kParts; ++p) {
+            enable[p] = needs_edge(static_cast<Part>(p)) && next_[p] == at;
+            if (enable[p]) {
+                // The part's edge after this one, before the edge's outputs may
+                // apply new inputs.
+                next_[p] += params_.cycle_ps;
+            }
+        }
+        edge(enable);
     }
     load_deposit();
     schedule_edge();
@@ -179,8 +204,11 @@ void NiDmaRtl::settle_read_ports() {
     top_->eval();
 }
 
-void NiDmaRtl::edge() {
+void NiDmaRtl::edge(const bool enable[kParts]) {
     const uint64_t now = sc_core::sc_time_stamp().value();
+    top_->tx_ce = enable[0];
+    top_->rx_ce = enable[1];
+    top_->rx_tail_ce = enable[2];
     settle_read_ports();
     top_->clk = 1;
     top_->eval();
@@ -188,17 +216,29 @@ void NiDmaRtl::edge() {
         waves_->dump(now);
     }
     top_->clk = 0;
-    // Inputs are sampled by this edge: clear the one-edge pulses.
-    top_->tx_cmd_valid = 0;
-    top_->tx_offer_taken = 0;
-    top_->rx_load_valid = 0;
-    top_->rx_tail_valid = 0;
-    top_->reg_we = 0;
+    // Inputs sampled by this edge: clear the one-edge pulses.
+    if (enable[0]) {
+        top_->tx_cmd_valid = 0;
+        top_->tx_offer_taken = 0;
+    }
+    if (enable[1]) {
+        top_->rx_load_valid = 0;
+    }
+    if (enable[2]) {
+        top_->rx_tail_valid = 0;
+    }
+    top_->reg_we = 0; // CTRL is latched by any edge
+    top_->tx_ce = top_->rx_ce = top_->rx_tail_ce = 0;
     top_->eval();
-    if (waves_) {
+    uint64_t next = 0;
+    for (int p = 0; p < kParts; ++p) {
+        if (enable[p] || p == 3) {
+            pending_[p] = false;
+        }
+    }
+    if (waves_ && (!next_edge(next) || next >= now + params_.cycle_ps / 2)) {
         waves_->dump(now + params_.cycle_ps / 2);
     }
-    inputs_pending_ = false;
     ++edges_;
     check_error("a clock edge");
     after_edge();
@@ -330,7 +370,7 @@ void NiDmaRtl::tx_engine() {
             }
             offer_seen_ = false;
             top_->tx_offer_taken = 1;
-            input_applied();
+            input_applied(Part::Tx);
             packet_taken();
             continue;
         }
@@ -370,7 +410,7 @@ void NiDmaRtl::issue_tx_command() {
     top_->tx_cmd_valid = 1;
     tx_.setup_cycles = 0;
     tx_.planned = true;
-    input_applied();
+    input_applied(Part::Tx);
 }
 
 void NiDmaRtl::injected(uint64_t tag) {
@@ -448,7 +488,7 @@ void NiDmaRtl::ni_deposit_arrived(uint32_t handle, node::NiFragment &&fragment) 
     node::NetworkInterface::ni_deposit_arrived(handle, std::move(fragment));
     if (loaded_pending) {
         top_->rx_tail_valid = 1;
-        input_applied();
+        input_applied(Part::Tail);
         if (hub_ != nullptr) {
             hub_->set(sig_rx_dma_, sc_core::sc_time_stamp().value(), 1);
         }
@@ -472,11 +512,11 @@ void NiDmaRtl::load_deposit() {
     top_->rx_load_arrived = job.arrived;
     top_->rx_load_valid = 1;
     dma_loaded_ = true;
+    input_applied(Part::Rx);
     if (hub_ != nullptr && job.arrived) {
         // Shown as the TLM model shows it: a fragment still arriving from its tail.
         hub_->set(sig_rx_dma_, sc_core::sc_time_stamp().value(), 1);
     }
-    input_applied();
 }
 
 bool NiDmaRtl::ni_store_record(uint32_t addr, const hw_ni_rx_record_t &record) {
@@ -514,7 +554,7 @@ void NiDmaRtl::drive_irqs() {
         top_->reg_we = 1;
         top_->reg_addr = HW_NI_REG_CTRL;
         top_->reg_wdata = ctrl;
-        input_applied();
+        input_applied(Part::Reg);
     }
     top_->st_rx_records = core_.rx_records() > 0;
     top_->st_tx_done_waiting = core_.tx_done_waiting();

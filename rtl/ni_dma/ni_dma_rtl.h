@@ -72,13 +72,21 @@ private:
     void ni_deposit_arrived(uint32_t handle, node::NiFragment &&fragment) override;
     bool ni_store_record(uint32_t addr, const hw_ni_rx_record_t &record) override;
 
+    // The parts of the RTL that count cycles, each from its own start: the send
+    // side, the receive DMA, a deposit's tail; and the CTRL register's latch.
+    enum class Part { Tx = 0, Rx = 1, Tail = 2, Reg = 3 };
+    static constexpr int kParts = 4;
+
     void clock_process();
     // Runs every edge due by now, then loads the next deposit if the RTL is free.
     void advance_to_now();
-    void edge();
-    // An input was set for the next edge: make sure that edge comes.
-    void input_applied();
-    bool needs_edge() const;
+    // One clock edge with the clock enables of the parts whose edge it is.
+    void edge(const bool enable[kParts]);
+    // An input of `part` was set for its next edge: make sure that edge comes.
+    void input_applied(Part part);
+    bool needs_edge(Part part) const;
+    // The earliest edge any part needs; false if none needs one.
+    bool next_edge(uint64_t &at) const;
     void schedule_edge();
     void settle_read_ports();
     void after_edge();
@@ -93,8 +101,8 @@ private:
     std::unique_ptr<Vni_dma> top_;
     std::unique_ptr<VerilatedFstC> waves_; // --ni-dma-fst
     uint64_t edges_ = 0;
-    uint64_t next_edge_ps_ = 0; // when the RTL is clocked next (valid while needs_edge)
-    bool inputs_pending_ = false;
+    uint64_t next_[kParts] = {}; // each part's next edge (valid while it needs edges)
+    bool pending_[kParts] = {};  // an input waits for the part's next edge
     bool error_reported_ = false;
     sc_core::sc_event edge_event_;
     sc_core::sc_event tx_kick_; // the RTL offered a packet

@@ -7,12 +7,17 @@
 // cycle) and written (mem_wr_*) once the DMA has moved its bytes; `done` pulses
 // after the edge in which the last word was written and the tail rule is met.
 //
-// Loads and tails are sampled at the next rising edge (a tail may come with its
-// load). `error` (sticky): a load while busy, an empty fragment, a setup of 0
+// Two clock enables, so that each count runs on the edges of its own start
+// (docs/rtl.md): `ce` for the load and the DMA, `tail_ce` for the tail and its
+// count. Loads are sampled at the next edge with ce, tails at the next with
+// tail_ce (a tail may come with its load); the write and done pulses last one
+// edge. `error` (sticky): a load while busy, an empty fragment, a setup of 0
 // cycles, a tail while none is awaited.
 module ni_dma_rx (
     input  wire        clk,
     input  wire        rst,
+    input  wire        ce,              // clock enable: loads and the DMA count
+    input  wire        tail_ce,         // clock enable: the tail and its count
     input  wire [ 1:0] cfg_dma_shift,   // log2(ni.dma_bytes_per_cycle): 0..2
     input  wire [15:0] cfg_setup_cycles, // ni.packet_setup_cycles, >= 1
     input  wire        load_valid,
@@ -34,7 +39,8 @@ module ni_dma_rx (
     output reg         busy,
     output wire        setup_busy,
     output wire        tail_wait,       // counted out, the tail not yet in
-    output wire        active,          // counting: must be clocked
+    output wire        active,          // the DMA counts: ce edges needed
+    output wire        tail_active,     // the tail counts: tail_ce edges needed
     output reg         error
 );
   reg [15:0] setup_left;
@@ -64,14 +70,16 @@ module ni_dma_rx (
   wire [2:0] tail_cycles = (last_flit_bytes + ((3'd1 << cfg_dma_shift) - 3'd1)) >> cfg_dma_shift;
 
   assign frag_rd_offset = start + {word, 2'b00};
-  assign frag_rd_en = word_ready;
+  assign frag_rd_en = ce && word_ready;
   assign setup_busy = busy && in_setup;
   assign tail_wait = busy && counted && !tail_in;
-  assign active = busy && (in_setup || !counted || (tail_seen && !tail_in));
+  assign active = busy && (in_setup || !counted);
+  assign tail_active = busy && tail_seen && !tail_in;
 
-  wire counted_now = counted || (moving && moved_next == {1'b0, length});
-  wire tail_now = tail_in || (tail_seen && tail_left == 3'd1) || (tail_valid && busy && !tail_seen &&
-                  tail_cycles == 3'd1);
+  wire counted_now = counted || (ce && moving && moved_next == {1'b0, length});
+  wire tail_arrives = tail_ce && tail_valid && busy && !tail_seen && !tail_in;
+  wire tail_now = tail_in || (tail_ce && tail_seen && tail_left == 3'd1) ||
+                  (tail_arrives && tail_cycles == 3'd1);
 
   always @(posedge clk) begin
     if (rst) begin
@@ -96,27 +104,29 @@ module ni_dma_rx (
     end else begin
       mem_wr_en <= 1'b0;
       done <= 1'b0;
-      if (load_valid && (busy || load_bytes == 20'd0 || cfg_setup_cycles == 16'd0)) error <= 1'b1;
-      if (tail_valid && (busy ? tail_seen || tail_in : !load_valid)) error <= 1'b1;
+      if (ce && load_valid && (busy || load_bytes == 20'd0 || cfg_setup_cycles == 16'd0))
+        error <= 1'b1;
+      if (tail_ce && tail_valid && (busy ? tail_seen || tail_in : !(ce && load_valid)))
+        error <= 1'b1;
 
       if (busy) begin
-        if (in_setup) begin
+        if (ce && in_setup) begin
           setup_left <= setup_left - 16'd1;
           if (setup_left == 16'd1) in_setup <= 1'b0;
         end
-        if (word_ready) begin
+        if (ce && word_ready) begin
           mem_wr_en <= 1'b1;
           mem_wr_addr <= addr + {12'd0, word, 2'b00};
           mem_wr_data <= frag_rd_data;
           mem_wr_bytes <= word_bytes;
           word <= word + 18'd1;
         end
-        if (moving) moved <= moved_next;
+        if (ce && moving) moved <= moved_next;
         counted <= counted_now;
-        if (tail_valid && !tail_seen && !tail_in) begin
+        if (tail_arrives) begin
           tail_seen <= 1'b1;
           tail_left <= tail_cycles - 3'd1;
-        end else if (tail_seen && !tail_in) begin
+        end else if (tail_ce && tail_seen && !tail_in) begin
           tail_left <= tail_left - 3'd1;
         end
         tail_in <= tail_now;
@@ -124,7 +134,7 @@ module ni_dma_rx (
           done <= 1'b1;
           busy <= 1'b0;
         end
-      end else if (load_valid && load_bytes != 20'd0) begin
+      end else if (ce && load_valid && load_bytes != 20'd0) begin
         busy <= 1'b1;
         addr <= load_addr;
         length <= load_bytes;
@@ -133,7 +143,7 @@ module ni_dma_rx (
         word <= 18'd0;
         counted <= 1'b0;
         // A tail with the load binds no later than the DMA itself (setup >= 1).
-        tail_in <= load_arrived || tail_valid;
+        tail_in <= load_arrived || (tail_ce && tail_valid);
         tail_seen <= 1'b0;
         // the loading edge is the first setup cycle
         setup_left <= cfg_setup_cycles - 16'd1;

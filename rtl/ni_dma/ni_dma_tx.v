@@ -8,12 +8,14 @@
 // DMA (docs/node.md, "Timing of one message"); offer_taken is the local port
 // taking it. Flits are 4 bytes; the DMA moves at most one word per cycle.
 //
-// Commands and offer_taken are sampled at the next rising edge; outputs change
-// only at edges. `error` (sticky) reports a command while a packet is still
+// Commands and offer_taken are sampled at the next rising edge with `ce` high
+// (the engine's own edges: every count below is of those); outputs change only
+// at edges, and the write pulses last one edge. `error` (sticky) reports a command while a packet is still
 // being set up or offered, or offer_taken without an offer.
 module ni_dma_tx (
     input  wire         clk,
     input  wire         rst,
+    input  wire         ce,                // clock enable: this engine's edges
     input  wire [  1:0] cfg_dma_shift,     // log2(ni.dma_bytes_per_cycle): 0..2
     // packet command
     input  wire         cmd_valid,
@@ -127,7 +129,7 @@ module ni_dma_tx (
       {1'b0, dma_frag} : {1'b0, dma_word, 2'b00} + 21'd4;
   wire word_ready = dma_busy && dma_next >= word_end;
   assign mem_rd_addr = dma_addr + {12'd0, dma_word, 2'b00};
-  assign mem_rd_en = word_ready;
+  assign mem_rd_en = ce && word_ready;
 
   // The setup counts only cycles in which the DMA was already free.
   wire build_now = (state == SETUP && !dma_busy && setup_left == 16'd1) ||
@@ -171,72 +173,75 @@ module ni_dma_tx (
     end else begin
       head_we <= 1'b0;
       body_we <= 1'b0;
-      if (cmd_valid && !accept) error <= 1'b1;
-      if (offer_taken && state != OFFER) error <= 1'b1;
-      if (cmd_setup_cycles == 16'd0 && cmd_valid) error <= 1'b1;
+      // Pulses last one edge; everything else moves only on the engine's edges.
+      if (ce) begin
+        if (cmd_valid && !accept) error <= 1'b1;
+        if (offer_taken && state != OFFER) error <= 1'b1;
+        if (cmd_setup_cycles == 16'd0 && cmd_valid) error <= 1'b1;
 
-      // body DMA
-      if (word_ready) begin
-        body_we <= 1'b1;
-        body_index <= dma_first_index + dma_word;
-        body_word <= mem_rd_data;
-        dma_word <= dma_word + 18'd1;
-      end
-      if (dma_busy) begin
-        dma_bytes <= dma_next;
-        if (dma_next == {1'b0, dma_frag}) dma_busy <= 1'b0;
-      end
-
-      // command, setup, delay, offer
-      if (state == OFFER && offer_taken) begin
-        offer_valid <= 1'b0;
-        state <= IDLE;
-      end
-      if (accept) begin
-        route_q <= cmd_route;
-        frame_w0_q <= b_w0;
-        frame_w1_q <= b_w1;
-        frame_w2_q <= cmd_body_bytes;
-        frame_w3_q <= cmd_offset;
-        header_q <= cmd_header;
-        hdr_bytes_q <= b_hdr;
-        frag_addr_q <= cmd_frag_addr;
-        frag_q <= cmd_frag_bytes;
-        setup_left <= dma_busy ? cmd_setup_cycles : cmd_setup_cycles - 16'd1;
-        state <= SETUP;
-      end else if (state == SETUP && !dma_busy) begin
-        setup_left <= setup_left - 16'd1;
-      end else if (state == DELAY) begin
-        delay_left <= delay_left - 32'd1;
-        if (delay_left == 32'd1) begin
-          offer_valid <= 1'b1;
-          state <= OFFER;
+        // body DMA
+        if (word_ready) begin
+          body_we <= 1'b1;
+          body_index <= dma_first_index + dma_word;
+          body_word <= mem_rd_data;
+          dma_word <= dma_word + 18'd1;
         end
-      end
-
-      // build: frame and header at once, the body DMA starts, the offer follows
-      // its delay
-      if (build_now) begin
-        offer_route <= b_route;
-        offer_length <= {12'd0, 20'd16 + {13'd0, b_hdr} + b_frag};
-        head_we <= 1'b1;
-        head_words[127:0] <= {b_w3, b_w2, b_w1, b_w0};
-        for (k = 0; k < 16; k = k + 1) begin
-          head_words[128+32*k+:32] <= (k < {27'd0, b_hdr[6:2]}) ? b_header[32*k+:32] : 32'd0;
+        if (dma_busy) begin
+          dma_bytes <= dma_next;
+          if (dma_next == {1'b0, dma_frag}) dma_busy <= 1'b0;
         end
-        head_count <= 5'd4 + b_hdr[6:2];
-        dma_addr <= b_addr;
-        dma_frag <= b_frag;
-        dma_bytes <= 21'd0;
-        dma_word <= 18'd0;
-        dma_first_index <= 18'd4 + {13'd0, b_hdr[6:2]};
-        dma_busy <= b_frag != 20'd0;
-        if (offer_delay == 32'd0) begin
-          offer_valid <= 1'b1;
-          state <= OFFER;
-        end else begin
-          delay_left <= offer_delay;
-          state <= DELAY;
+
+        // command, setup, delay, offer
+        if (state == OFFER && offer_taken) begin
+          offer_valid <= 1'b0;
+          state <= IDLE;
+        end
+        if (accept) begin
+          route_q <= cmd_route;
+          frame_w0_q <= b_w0;
+          frame_w1_q <= b_w1;
+          frame_w2_q <= cmd_body_bytes;
+          frame_w3_q <= cmd_offset;
+          header_q <= cmd_header;
+          hdr_bytes_q <= b_hdr;
+          frag_addr_q <= cmd_frag_addr;
+          frag_q <= cmd_frag_bytes;
+          setup_left <= dma_busy ? cmd_setup_cycles : cmd_setup_cycles - 16'd1;
+          state <= SETUP;
+        end else if (state == SETUP && !dma_busy) begin
+          setup_left <= setup_left - 16'd1;
+        end else if (state == DELAY) begin
+          delay_left <= delay_left - 32'd1;
+          if (delay_left == 32'd1) begin
+            offer_valid <= 1'b1;
+            state <= OFFER;
+          end
+        end
+
+        // build: frame and header at once, the body DMA starts, the offer follows
+        // its delay
+        if (build_now) begin
+          offer_route <= b_route;
+          offer_length <= {12'd0, 20'd16 + {13'd0, b_hdr} + b_frag};
+          head_we <= 1'b1;
+          head_words[127:0] <= {b_w3, b_w2, b_w1, b_w0};
+          for (k = 0; k < 16; k = k + 1) begin
+            head_words[128+32*k+:32] <= (k < {27'd0, b_hdr[6:2]}) ? b_header[32*k+:32] : 32'd0;
+          end
+          head_count <= 5'd4 + b_hdr[6:2];
+          dma_addr <= b_addr;
+          dma_frag <= b_frag;
+          dma_bytes <= 21'd0;
+          dma_word <= 18'd0;
+          dma_first_index <= 18'd4 + {13'd0, b_hdr[6:2]};
+          dma_busy <= b_frag != 20'd0;
+          if (offer_delay == 32'd0) begin
+            offer_valid <= 1'b1;
+            state <= OFFER;
+          end else begin
+            delay_left <= offer_delay;
+            state <= DELAY;
+          end
         end
       end
     end

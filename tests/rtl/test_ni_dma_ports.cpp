@@ -80,6 +80,8 @@ struct Dut {
     }
     void clock() {
         m->eval();
+        m->tx_ce = m->rx_ce = m->rx_tail_ce = 1; // every edge is every part's here
+        m->eval();
         m->mem_rd_data = m->mem_rd_en ? le32(memory, m->mem_rd_addr) : 0;
         m->rx_frag_rd_data = m->rx_frag_rd_en ? le32(fragment, m->rx_frag_rd_offset) : 0;
         m->eval();
