@@ -15,12 +15,13 @@
 //   network), the receive DMA (reads the receive buffer, writes node memory) and
 //   when each deposit completes, the receive records' bytes, the interrupt lines.
 //
-// The RTL is clocked only while it has work: while a counter runs (the `active`
-// output) or an input waits for the next edge; otherwise no SystemC event is
-// scheduled. Edges due by the current time are run before every packet, network
-// report and register access (advance_to_now), so the order within a cycle is
-// the TLM model's (docs/node.md). The RTL's `error` output is checked after every
-// edge and evaluation; a rise stops the run as a device fault.
+// The RTL is clocked only while it has work: each part (send side, receive DMA,
+// a deposit's tail count) gets edges, with its clock enable, while it counts
+// (tx_active, rx_active, rx_tail_active) or an input waits for it, one cycle
+// after that input when it was idle; otherwise no SystemC event is scheduled. Edges due by the
+// current time are run before every packet, network report and register access (advance_to_now), so
+// the order within a cycle is the TLM model's (docs/node.md). The RTL's `error` output is checked
+// after every edge and evaluation; a rise stops the run as a device fault.
 #include "tlm_models/node/network_interface.h"
 
 #include <deque>
