@@ -7,6 +7,7 @@ packages=(
   cmake ninja-build g++ gcc pkg-config make
   libsystemc-dev
   verilator
+  zlib1g-dev  # Verilator's FST writer (the DMA engine's --ni-dma-fst, docs/rtl.md)
   libboost-test-dev
   nlohmann-json3-dev
   libcli11-dev
