@@ -7,7 +7,7 @@ packages=(
   cmake ninja-build g++ gcc pkg-config make
   libsystemc-dev
   verilator
-  # Verilator's FST writer (--rtl-fst, docs/rtl.md).
+  # Verilator's FST writer (--rtl-fst and --ni-dma-fst, docs/rtl.md).
   zlib1g-dev
   libboost-test-dev
   nlohmann-json3-dev

@@ -1,6 +1,10 @@
 #include "hw/platform/node.h"
 
+#include "hw/config/config_error.h"
 #include "hw/node_map.h"
+#ifdef STARFISH_HAVE_RTL_NI_DMA
+#include "rtl/ni_dma/ni_dma_rtl.h"
+#endif
 
 #include <stdexcept>
 
@@ -24,20 +28,42 @@ NodeIdentity identity_of(const NodeSetup &s) {
 }
 } // namespace
 
+namespace {
+// ni.model picks the DMA engine: the TLM model, or the Verilog RTL behind its
+// wrapper (docs/rtl.md), built only where Verilator is installed.
+std::unique_ptr<node::NetworkInterface> make_network_interface(const NodeSetup &setup,
+                                                               const config::Config &cfg,
+                                                               node::NodeMemory &memory,
+                                                               net::Network &network) {
+    const node::NetworkInterfaceParams params = node::NetworkInterfaceParams::from(cfg);
+    if (params.model == "rtl") {
+#ifdef STARFISH_HAVE_RTL_NI_DMA
+        return std::make_unique<rtl::NiDmaRtl>("ni", params, setup.node_id, memory, network,
+                                               setup.router, setup.node_routers,
+                                               static_cast<int>(cfg.get_int("net.width")));
+#else
+        throw config::ConfigError(
+            "ni.model = rtl: this build has no RTL (Verilator was not found at configure time)");
+#endif
+    }
+    return std::make_unique<node::NetworkInterface>("ni", params, setup.node_id, memory, network,
+                                                    setup.router, setup.node_routers);
+}
+} // namespace
+
 Node::Node(sc_core::sc_module_name name, const NodeSetup &setup, const config::Config &cfg,
            net::Network &network)
     : sc_core::sc_module(name), setup_(setup), memory_("memory", memory_size(setup, cfg)),
       cpu_("cpu", node::NodeCpuParams::from(cfg), setup.node_id),
-      ni_("ni", node::NetworkInterfaceParams::from(cfg), setup.node_id, memory_, network,
-          setup.router, setup.node_routers),
+      ni_(make_network_interface(setup, cfg, memory_, network)),
       irq_lines_("irq_line", HW_IRQ_LINES), bus_("bus"), memory_port_("memory_port") {
     memory_port_.bind(memory_.socket);
     for (unsigned line = 0; line < HW_IRQ_LINES; ++line) {
         cpu_.irq[line](irq_lines_[line]);
     }
-    ni_.irq_rx(irq_lines_[HW_IRQ_NI_RX]);
-    ni_.irq_tx(irq_lines_[HW_IRQ_NI_TX]);
-    attach_device("ni", HW_NI_BASE, HW_NI_SIZE, ni_.regs, &ni_.fault,
+    ni_->irq_rx(irq_lines_[HW_IRQ_NI_RX]);
+    ni_->irq_tx(irq_lines_[HW_IRQ_NI_TX]);
+    attach_device("ni", HW_NI_BASE, HW_NI_SIZE, ni_->regs, &ni_->fault,
                   node::NiCore::postable_registers());
     RegisterBus &bus = *this;
     hal_ =
@@ -144,7 +170,7 @@ std::string Node::failure() const {
 }
 
 nlohmann::json Node::stats_json() const {
-    return nlohmann::json{{"cpu", cpu_.stats().to_json()}, {"ni", ni_.stats().to_json()}};
+    return nlohmann::json{{"cpu", cpu_.stats().to_json()}, {"ni", ni_->stats().to_json()}};
 }
 
 } // namespace starfish::platform

@@ -20,6 +20,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,7 +54,7 @@ public:
 
     node::NodeMemory &memory() { return memory_; }
     node::NodeCpu &cpu() { return cpu_; }
-    node::NetworkInterface &ni() { return ni_; }
+    node::NetworkInterface &ni() { return *ni_; }
     NodeHal &hal() { return *hal_; }
     const NodeSetup &setup() const { return setup_; }
 
@@ -100,7 +101,7 @@ private:
     common::DeviceFaultSink device_faults_; // outlives the devices that report into it
     node::NodeMemory memory_;
     node::NodeCpu cpu_;
-    node::NetworkInterface ni_;
+    std::unique_ptr<node::NetworkInterface> ni_; // ni.model: the TLM model or the RTL's wrapper
     sc_core::sc_vector<IrqLine> irq_lines_;
     tlm_utils::multi_passthrough_initiator_socket<Node> bus_;
     tlm_utils::simple_initiator_socket<Node> memory_port_; // debug access to memory

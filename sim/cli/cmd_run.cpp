@@ -25,6 +25,7 @@ struct RunCommandOptions {
     CommonOptions common;
     // Observation (docs/observe.md).
     std::string vcd, log, timeline, trace_from, trace_to;
+    std::string ni_dma_fst; // the DMA engine's RTL waveforms (docs/rtl.md)
     std::vector<std::string> trace, log_components;
 };
 
@@ -35,6 +36,7 @@ trace::TraceRequest trace_request(const RunCommandOptions &opts,
     req.vcd_path = opts.vcd;
     req.log_path = opts.log;
     req.timeline_path = opts.timeline;
+    req.ni_dma_fst_path = opts.ni_dma_fst;
     req.components = opts.trace;
     req.log_components = opts.log_components;
     if (!opts.trace_from.empty() && !trace::parse_time_ps(opts.trace_from, req.from_ps)) {
@@ -49,7 +51,22 @@ trace::TraceRequest trace_request(const RunCommandOptions &opts,
     return req;
 }
 
-void print_trace_files(std::ostream &out, const trace::TraceRequest &req) {
+void print_trace_files(std::ostream &out, const trace::TraceRequest &req,
+                       const std::vector<platform::NodeSite> &sites) {
+    if (!req.ni_dma_fst_path.empty()) {
+        uint64_t bytes = 0;
+        for (const auto &s : sites) {
+            std::error_code ec;
+            bytes += std::filesystem::file_size(
+                trace::ni_dma_fst_file(req.ni_dma_fst_path,
+                                       (s.role == platform::NodeRole::Compute ? "cp" : "iop") +
+                                           std::to_string(s.index)),
+                ec);
+        }
+        out << "DMA engine RTL FST (trial 0, one file per node): "
+            << trace::ni_dma_fst_file(req.ni_dma_fst_path, "<node>") << ", " << bytes
+            << " bytes in all\n";
+    }
     for (const auto &[what, path] : {std::pair<const char *, std::string>{"VCD", req.vcd_path},
                                      {"log", req.log_path},
                                      {"timeline", req.timeline_path}}) {
@@ -92,6 +109,10 @@ int run_run(const RunCommandOptions &opts) {
         tracing = trace_request(opts, shape);
     } catch (const std::invalid_argument &e) {
         std::cerr << "starfish: configuration error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    if (!tracing.ni_dma_fst_path.empty() && cfg.get_string("ni.model") != "rtl") {
+        std::cerr << "starfish: configuration error: --ni-dma-fst needs ni.model = rtl\n";
         return kExitUsage;
     }
     trace::set_request(tracing);
@@ -154,7 +175,7 @@ int run_run(const RunCommandOptions &opts) {
     if (!opts.common.json_path.empty()) {
         result.write(opts.common.json_path);
     }
-    print_trace_files(out, tracing);
+    print_trace_files(out, tracing, sites);
     out << host.line() << "\n";
     if (!all_verified) {
         std::cerr << "starfish: run failed: data verification failed (see the trial table)\n";
@@ -170,6 +191,9 @@ void add_run_command(CLI::App &app, int &exit_status) {
     CLI::App *cmd = app.add_subcommand("run", "run the configured workload on the configured "
                                               "machine (default: sim/configs/default.json)");
     add_common_options(cmd, opts->common);
+    cmd->add_option("--ni-dma-fst", opts->ni_dma_fst,
+                    "with ni.model=rtl: write FST waveforms of every node's DMA engine RTL in "
+                    "trial 0 to FILE with the node inserted (FILE.cp0.fst, ...; docs/rtl.md)");
     cmd->add_option("--vcd", opts->vcd,
                     "write a VCD waveform of trial 0 to FILE (docs/observe.md)");
     cmd->add_option("--trace-from", opts->trace_from,

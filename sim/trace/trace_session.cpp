@@ -159,6 +159,14 @@ TraceSession::TraceSession(platform::Machine &m, const TraceRequest &req)
     for (int i = 0; i < m.node_count(); ++i) {
         platform::Node &n = m.node(i);
         std::string node = n.basename();
+        if (!req.ni_dma_fst_path.empty()) {
+            const std::string file = ni_dma_fst_file(req.ni_dma_fst_path, node);
+            if (!n.ni().open_rtl_waves(file)) {
+                throw std::invalid_argument("--ni-dma-fst: cannot write " + file +
+                                            " (it needs ni.model = rtl)");
+            }
+            rtl_waves_.push_back(&n);
+        }
         if (want(node + ".cpu")) {
             n.cpu().observe(&hub_, node + ".cpu");
         }
@@ -194,6 +202,18 @@ TraceSession::TraceSession(platform::Machine &m, const TraceRequest &req)
 
 void TraceSession::finish() {
     hub_.finish(sc_core::sc_time_stamp().value());
+    for (platform::Node *n : rtl_waves_) {
+        n->ni().close_rtl_waves();
+    }
+}
+
+std::string ni_dma_fst_file(const std::string &path, const std::string &node) {
+    const std::string ext = ".fst";
+    std::string stem = path;
+    if (stem.size() > ext.size() && stem.compare(stem.size() - ext.size(), ext.size(), ext) == 0) {
+        stem.resize(stem.size() - ext.size());
+    }
+    return stem + "." + node + ext;
 }
 
 } // namespace starfish::trace

@@ -24,7 +24,13 @@ struct TraceRequest {
     uint64_t to_ps = UINT64_MAX;
     std::vector<std::string> components;     // --trace (VCD and timeline)
     std::vector<std::string> log_components; // --log-components
-    bool any() const { return !vcd_path.empty() || !log_path.empty() || !timeline_path.empty(); }
+    // --ni-dma-fst: FST of every node's DMA-engine RTL (ni.model = rtl), one file
+    // per node: "<stem>.<node>.fst" (ni_dma_fst_file).
+    std::string ni_dma_fst_path;
+    bool any() const {
+        return !vcd_path.empty() || !log_path.empty() || !timeline_path.empty() ||
+               !ni_dma_fst_path.empty();
+    }
 };
 
 // "2ms", "150us", "1.5s", "4000ns", "12ps", or plain seconds; false if malformed.
@@ -40,6 +46,9 @@ void check_request(const TraceRequest &req, const platform::MachineShape &shape)
 void set_request(const TraceRequest &req);
 const TraceRequest &request();
 
+// The FST file of node `node` ("cp0", "iop1") for --ni-dma-fst PATH.
+std::string ni_dma_fst_file(const std::string &path, const std::string &node);
+
 class TraceSession {
 public:
     // Attaches the hub and its sinks to the machine (before it runs) when a trace
@@ -51,6 +60,7 @@ public:
 
 private:
     TraceHub hub_;
+    std::vector<platform::Node *> rtl_waves_; // nodes writing --ni-dma-fst
 };
 
 } // namespace starfish::trace

@@ -6,6 +6,7 @@
 #include "sim/parameters.h"
 #include "sim/runner/isolated_run.h"
 #include "tests/node/fw_tests.h"
+#include "tests/node/ni_args.h"
 #include "tests/node/node_bench.h"
 #include "tests/support/ideal_network.h"
 #include "tlm_models/node/network_interface.h"
@@ -29,20 +30,8 @@ int64_t param(const char *key) {
     return cfg.get_int(key);
 }
 
-fwt_ni_args_t make_args(std::vector<uint32_t> sizes, uint32_t messages) {
-    fwt_ni_args_t a{};
-    a.sender = 0;
-    a.receiver = 1;
-    a.messages = messages;
-    a.n_sizes = static_cast<uint32_t>(sizes.size());
-    for (size_t i = 0; i < sizes.size(); ++i) {
-        a.body_sizes[i] = sizes[i];
-    }
-    a.hdr_bytes = 64;
-    a.rx_mode = FWT_RX_NOTIFY_ALL;
-    a.ring_slots = 16;
-    a.use_tx_irq = 1;
-    return a;
+fwt_ni_args_t make_args(const std::vector<uint32_t> &sizes, uint32_t messages) {
+    return testing::ni_args(sizes, messages);
 }
 
 json exchange(const fwt_ni_args_t &args,

@@ -160,17 +160,7 @@ void NetworkInterface::tx_engine() {
                 next_trigger(network_.injection_ready(router_));
                 return;
             }
-            ++stats_.packets_sent;
-            stats_.body_bytes_sent += tx_.frag;
-            tx_.offset += tx_.frag;
-            tx_.first = false;
-            if (tx_.last) {
-                tx_.active = false;
-                ++tx_engine_serial_;
-                if (hub_ != nullptr) {
-                    hub_->set(sig_tx_msg_, now, trace::kNoValue);
-                }
-            }
+            packet_taken();
             continue;
         }
         if (tx_.planned) {
@@ -182,44 +172,67 @@ void NetworkInterface::tx_engine() {
             tx_.pkt = build_packet();
             continue;
         }
-        if (!tx_.active) {
-            if (tx_engine_serial_ >= core_.tx_pushed()) {
-                next_trigger(tx_work_);
-                return;
-            }
-            // Copy what the engine needs: the descriptor stays queued until retired.
-            const NiTxDescriptor &queued = core_.tx_descriptor(tx_engine_serial_);
-            tx_.active = true;
-            tx_.serial = queued.serial;
-            tx_.message_id = (static_cast<uint64_t>(node_id_) << 40) | next_packet_id_;
-            tx_.dest = queued.dest;
-            tx_.body_addr = queued.body_addr;
-            tx_.body_bytes = queued.body_bytes;
-            tx_.seq = queued.seq;
-            tx_.header_bytes = static_cast<uint32_t>(queued.header.size());
-            // std::copy: a message without header has a null data() (memcpy's UB, UBSan).
-            std::copy(queued.header.begin(), queued.header.end(), tx_.header);
-            tx_.setup_cycles = params_.descriptor_setup_cycles;
-            tx_.offset = 0;
-            tx_.first = true;
-            if (hub_ != nullptr) {
-                hub_->set(sig_tx_msg_, now, static_cast<int64_t>(tx_.message_id));
-                hub_->log({now, "NET", scope_, trace::Direction::Begin, "MSG", tx_.message_id,
-                           "src=" + std::to_string(node_id_) + " dst=" + std::to_string(tx_.dest) +
-                               " header=" + std::to_string(tx_.header_bytes) +
-                               " bytes=" + std::to_string(tx_.body_bytes)});
-            }
+        if (!tx_.active && !take_descriptor()) {
+            next_trigger(tx_work_);
+            return;
         }
         plan_packet();
     }
 }
 
-void NetworkInterface::plan_packet() {
-    const uint32_t max_payload = params_.max_packet_payload_bytes;
+bool NetworkInterface::take_descriptor() {
+    if (tx_engine_serial_ >= core_.tx_pushed()) {
+        return false;
+    }
+    const uint64_t now = sc_core::sc_time_stamp().value();
+    // Copy what the engine needs: the descriptor stays queued until retired.
+    const NiTxDescriptor &queued = core_.tx_descriptor(tx_engine_serial_);
+    tx_.active = true;
+    tx_.serial = queued.serial;
+    tx_.message_id = (static_cast<uint64_t>(node_id_) << 40) | next_packet_id_;
+    tx_.dest = queued.dest;
+    tx_.body_addr = queued.body_addr;
+    tx_.body_bytes = queued.body_bytes;
+    tx_.seq = queued.seq;
+    tx_.header_bytes = static_cast<uint32_t>(queued.header.size());
+    // std::copy: a message without header has a null data() (memcpy's UB, UBSan).
+    std::copy(queued.header.begin(), queued.header.end(), tx_.header);
+    tx_.setup_cycles = params_.descriptor_setup_cycles;
+    tx_.offset = 0;
+    tx_.first = true;
+    if (hub_ != nullptr) {
+        hub_->set(sig_tx_msg_, now, static_cast<int64_t>(tx_.message_id));
+        hub_->log({now, "NET", scope_, trace::Direction::Begin, "MSG", tx_.message_id,
+                   "src=" + std::to_string(node_id_) + " dst=" + std::to_string(tx_.dest) +
+                       " header=" + std::to_string(tx_.header_bytes) +
+                       " bytes=" + std::to_string(tx_.body_bytes)});
+    }
+    return true;
+}
+
+void NetworkInterface::size_packet() {
     tx_.hdr_bytes = tx_.first ? tx_.header_bytes : 0;
-    const uint32_t room = max_payload - HW_NI_FRAME_BYTES - tx_.hdr_bytes;
+    const uint32_t room = params_.max_packet_payload_bytes - HW_NI_FRAME_BYTES - tx_.hdr_bytes;
     tx_.frag = std::min(tx_.body_bytes - tx_.offset, room);
     tx_.last = tx_.offset + tx_.frag == tx_.body_bytes;
+}
+
+void NetworkInterface::packet_taken() {
+    ++stats_.packets_sent;
+    stats_.body_bytes_sent += tx_.frag;
+    tx_.offset += tx_.frag;
+    tx_.first = false;
+    if (tx_.last) {
+        tx_.active = false;
+        ++tx_engine_serial_;
+        if (hub_ != nullptr) {
+            hub_->set(sig_tx_msg_, sc_core::sc_time_stamp().value(), trace::kNoValue);
+        }
+    }
+}
+
+void NetworkInterface::plan_packet() {
+    size_packet();
     const uint64_t now = sc_core::sc_time_stamp().value();
     const uint64_t built =
         std::max(now, tx_dma_free_ps_) + cycles_ps(tx_.setup_cycles + params_.packet_setup_cycles);

@@ -99,8 +99,18 @@ public:
     // the DMA engines and the receive ring to `hub` under `scope`
     // (docs/observe.md). Before sc_start.
     void observe(trace::TraceHub *hub, const std::string &scope);
+    // ni.model = rtl writes its DMA engine's RTL waveform (FST) to path, until
+    // close_rtl_waves; the TLM model has none and returns false. Before sc_start.
+    virtual bool open_rtl_waves(const std::string &path) {
+        (void)path;
+        return false;
+    }
+    virtual void close_rtl_waves() {}
 
-private:
+protected:
+    // The internals are open to the RTL DMA engine's wrapper (rtl/ni_dma/ni_dma_rtl.h),
+    // which replaces the virtual send engine, receive DMA and interrupt driver and
+    // keeps everything else.
     // The first packet of a message taken at arriving(), until its tail is delivered.
     struct CutThrough {
         bool active = false;
@@ -169,7 +179,13 @@ private:
 
     // The engines are methods (docs/node.md, "Order within a cycle"): device work
     // due at a time is done before any firmware thread runs at that time.
-    void tx_engine();
+    virtual void tx_engine();
+    // The next queued descriptor into tx_ (false if none is queued).
+    bool take_descriptor();
+    // tx_'s next packet: its header bytes, fragment and whether it is the last.
+    void size_packet();
+    // The network took tx_'s packet.
+    void packet_taken();
     void plan_packet();
     net::PacketPtr build_packet();
     uint64_t offer_delay_cycles(uint32_t body_start, uint32_t frag) const;
@@ -177,10 +193,10 @@ private:
 
     void rx_dma_engine();
     // Completes every deposit due by now, in order, and arms the engine for the next.
-    void complete_due_deposits();
+    virtual void complete_due_deposits();
     bool refuse(uint64_t &reason_counter);
 
-    void drive_irqs();
+    virtual void drive_irqs();
     uint64_t cycles_ps(uint64_t cycles) const { return cycles * params_.cycle_ps; }
     uint64_t dma_cycles(uint32_t bytes) const {
         return (bytes + params_.dma_bytes_per_cycle - 1) / params_.dma_bytes_per_cycle;

@@ -20,10 +20,11 @@ void declare_network_interface_params(config::Registry &reg) {
     reg.add_int("ni.rx_buffer_bytes", 32768, "bytes", {128, 1 << 30},
                 "receive buffer for body fragments not yet deposited (back-pressure when full)",
                 std::string(kNiProvenance) + "; four block-sized packets");
-    reg.add_int("ni.max_packet_payload_bytes", 8272, "bytes", {128, HW_PKT_MAX_PAYLOAD_BYTES},
-                "largest packet payload (16-byte frame + software header + body fragment)",
-                "derived: an 8 KB block (docs/reference.md §2) + 64-byte software header + 16-byte frame, "
-                "so a block-sized Memput is one packet as Proteus sent whole messages");
+    reg.add_int(
+        "ni.max_packet_payload_bytes", 8272, "bytes", {128, HW_PKT_MAX_PAYLOAD_BYTES},
+        "largest packet payload (16-byte frame + software header + body fragment)",
+        "derived: an 8 KB block (docs/reference.md §2) + 64-byte software header + 16-byte frame, "
+        "so a block-sized Memput is one packet as Proteus sent whole messages");
     reg.add_int("ni.dma_bytes_per_cycle", 4, "bytes/cycle", {1, 1024},
                 "DMA bandwidth between node memory and the network interface",
                 "derived: docs/reference.md §2 Memput end to end costs 1 us more per 50 words, "
@@ -39,6 +40,31 @@ void declare_network_interface_params(config::Registry &reg) {
                 "deposit started at RX_CMD is done by the handler's RX_POP (one interrupt "
                 "per Memput, docs/reference.md §2 handler 91 + 1/word) and the end-to-end Memput "
                 "constant matches docs/reference.md §2 (docs/machine.md)");
+    reg.add_string("ni.model", "tlm", {"tlm", "rtl"},
+                   "implementation of the NI's DMA engine: the TLM model, or the Verilog RTL "
+                   "of rtl/ni_dma/ co-simulated through Verilator (docs/rtl.md)",
+                   "derived: both keep the timing contract of docs/node.md");
+    // What the RTL's datapath (one 32-bit word per cycle, docs/rtl.md) supports.
+    reg.add_check([](const config::Config &cfg) -> std::string {
+        if (cfg.get_string("ni.model") != "rtl") {
+            return "";
+        }
+        const long long d = cfg.get_int("ni.dma_bytes_per_cycle");
+        if (d != 1 && d != 2 && d != 4) {
+            return "ni.model = rtl needs ni.dma_bytes_per_cycle of 1, 2 or 4 (it is " +
+                   std::to_string(d) + ")";
+        }
+        if (cfg.get_int("net.flit_bytes") != 4) {
+            return "ni.model = rtl needs net.flit_bytes = 4 (the flits of hw/packet.h)";
+        }
+        if (cfg.get_int("ni.packet_setup_cycles") < 1 ||
+            cfg.get_int("ni.descriptor_setup_cycles") + cfg.get_int("ni.packet_setup_cycles") >
+                65535) {
+            return "ni.model = rtl needs ni.packet_setup_cycles >= 1 and descriptor plus packet "
+                   "setup below 65536 cycles";
+        }
+        return "";
+    });
     reg.add_check([](const config::Config &cfg) -> std::string {
         if (cfg.get_int("ni.rx_buffer_bytes") < cfg.get_int("ni.max_packet_payload_bytes")) {
             return "ni.rx_buffer_bytes = " + std::to_string(cfg.get_int("ni.rx_buffer_bytes")) +
@@ -60,6 +86,7 @@ NetworkInterfaceParams NetworkInterfaceParams::from(const config::Config &cfg) {
     p.descriptor_setup_cycles = static_cast<uint32_t>(cfg.get_int("ni.descriptor_setup_cycles"));
     p.packet_setup_cycles = static_cast<uint32_t>(cfg.get_int("ni.packet_setup_cycles"));
     p.flit_bytes = static_cast<uint32_t>(cfg.get_int("net.flit_bytes"));
+    p.model = cfg.get_string("ni.model");
     return p;
 }
 

@@ -7,6 +7,7 @@
 #include "hw/config/registry.h"
 
 #include <cstdint>
+#include <string>
 
 namespace starfish::node {
 
@@ -21,7 +22,8 @@ struct NetworkInterfaceParams {
     uint32_t dma_bytes_per_cycle = 4;
     uint32_t descriptor_setup_cycles = 0;
     uint32_t packet_setup_cycles = 0;
-    uint32_t flit_bytes = 4; // net.flit_bytes: the link's bytes per cycle
+    uint32_t flit_bytes = 4;   // net.flit_bytes: the link's bytes per cycle
+    std::string model = "tlm"; // ni.model: "tlm" or "rtl" (hw/platform/node.cpp picks)
 
     static NetworkInterfaceParams from(const config::Config &cfg);
 };

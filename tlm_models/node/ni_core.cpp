@@ -260,7 +260,10 @@ uint32_t NiCore::allocate_handle() {
 
 void NiCore::write_record(const hw_ni_rx_record_t &rec) {
     uint32_t slot = (rx_index_ + rx_count_) & (rx_ring_slots_ - 1);
-    std::memcpy(memory_ + rx_ring_base_ + slot * HW_NI_RX_RECORD_BYTES, &rec, sizeof rec);
+    const uint32_t addr = rx_ring_base_ + slot * HW_NI_RX_RECORD_BYTES;
+    if (!client_.ni_store_record(addr, rec)) {
+        std::memcpy(memory_ + addr, &rec, sizeof rec);
+    }
     ++rx_count_;
     client_.ni_irqs_changed();
 }
@@ -325,9 +328,11 @@ void NiCore::fragment_arrived(uint32_t handle, NiFragment &&f, bool reserved) {
     }
 }
 
-void NiCore::deposit(uint32_t handle, const NiFragment &f) {
+void NiCore::deposit(uint32_t handle, const NiFragment &f, bool copy) {
     RxMessage &m = rx_messages_.at(handle);
-    std::memcpy(memory_ + m.body_addr + f.body_offset, f.bytes.data() + f.start, f.length);
+    if (copy) {
+        std::memcpy(memory_ + m.body_addr + f.body_offset, f.bytes.data() + f.start, f.length);
+    }
     m.deposited += f.length;
     stats_.body_bytes_deposited += f.length;
     buffer_release(f.length);

@@ -84,6 +84,14 @@ public:
         // arriving; ni_deposit_arrived brings it.
         virtual void ni_deposit_pending(uint32_t handle, uint32_t length) = 0;
         virtual void ni_deposit_arrived(uint32_t handle, NiFragment &&fragment) = 0;
+        // A record goes into the ring at node address addr. Return true if the
+        // client wrote it (the RTL DMA engine's record writer); false lets the
+        // core copy it.
+        virtual bool ni_store_record(uint32_t addr, const hw_ni_rx_record_t &record) {
+            (void)addr;
+            (void)record;
+            return false;
+        }
     };
 
     // memory: node memory, memory_bytes long, outliving the core.
@@ -108,7 +116,8 @@ public:
 
     // ---- send side ----
     uint32_t tx_free() const;
-    uint64_t tx_pushed() const { return next_tx_serial_; } // descriptors pushed so far
+    uint64_t tx_pushed() const { return next_tx_serial_; }     // descriptors pushed so far
+    bool tx_done_waiting() const { return !tx_done_.empty(); } // a cookie waits in TX_DONE
     // A pushed descriptor that has not been retired.
     const NiTxDescriptor &tx_descriptor(uint64_t serial) const;
     // Its last packet has left the node. False if no such descriptor is queued.
@@ -131,8 +140,11 @@ public:
     // begin_message). Buffered until answered, handed to ni_deposit when
     // accepted, dropped when discarded.
     void fragment_arrived(uint32_t handle, NiFragment &&fragment, bool reserved);
-    // Copies accepted bytes to the message's body address (the DMA is done).
-    void deposit(uint32_t handle, const NiFragment &fragment);
+    // Copies accepted bytes to the message's body address (the DMA is done);
+    // with copy false the client's DMA has written them already.
+    void deposit(uint32_t handle, const NiFragment &fragment, bool copy = true);
+    // Where an accepted message's body goes (RX_BODY_ADDR at its ACCEPT).
+    uint32_t body_address(uint32_t handle) const { return rx_messages_.at(handle).body_addr; }
 
 private:
     enum class RxState { Waiting, Accepted, Discarded };
