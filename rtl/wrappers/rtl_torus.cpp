@@ -211,6 +211,19 @@ void RtlTorus::fail(const std::string &what) const {
     throw std::runtime_error(std::string(name()) + " (net.model = rtl): " + what);
 }
 
+namespace {
+
+// Body word k of a packet (flit k + 2), little-endian, zero-padded.
+uint32_t payload_word(const net::Packet &p, size_t k) {
+    uint32_t word = 0;
+    for (size_t b = 0; b < 4 && 4 * k + b < p.payload.size(); ++b) {
+        word |= uint32_t(p.payload[4 * k + b]) << (8 * b);
+    }
+    return word;
+}
+
+} // namespace
+
 void RtlTorus::accept(int router, Injection &&inj) {
     auto f = std::make_shared<Flight>();
     const net::Packet &p = *inj.pkt;
@@ -220,11 +233,7 @@ void RtlTorus::accept(int router, Injection &&inj) {
     f->flits.push_back(
         HW_LENGTH_FLIT_LANE(static_cast<uint32_t>(p.payload.size()), p.lane % HW_PKT_MAX_LANES));
     for (size_t i = 0; i < p.payload.size(); i += 4) {
-        uint32_t word = 0;
-        for (size_t b = 0; b < 4 && i + b < p.payload.size(); ++b) {
-            word |= uint32_t(p.payload[i + b]) << (8 * b);
-        }
-        f->flits.push_back(word);
+        f->flits.push_back(payload_word(p, i / 4));
     }
     f->inj = std::move(inj);
     const int64_t eligible = f->inj.eligible_cycle;
@@ -403,7 +412,7 @@ void RtlTorus::evaluate_cycle(int64_t now) {
         Port &pt = ports_[size_t(r)];
         *m.inj_valid = 0;
         if (!pt.queue.empty() && !pt.tail_injected) {
-            const Flight &f = *pt.queue.front();
+            Flight &f = *pt.queue.front();
             const size_t k = pt.next_flit;
             if (k > 0 || f.inj.eligible_cycle <= now) {
                 if (k == 0 && pt.head_ready == kNever) {
@@ -412,6 +421,12 @@ void RtlTorus::evaluate_cycle(int64_t now) {
                 *m.inj_valid = 1;
                 *m.inj_head = k == 0;
                 *m.inj_tail = k + 1 == f.flits.size();
+                // A body flit carries the packet's bytes as they are when it enters:
+                // the DMA engine RTL (ni.model = rtl) fills a packet's body while
+                // the network already holds it, each word before its flit leaves.
+                if (k >= 2) {
+                    f.flits[k] = payload_word(*f.inj.pkt, k - 2);
+                }
                 *m.inj_data = f.flits[k];
                 *m.inj_lane = CData(f.inj.pkt->lane % HW_PKT_MAX_LANES);
             }

@@ -5,7 +5,9 @@ result JSON to the TLM network interface: the communication self-test
 files with disk-directed I/O, SPFS and two-phase I/O, reads and writes, on both
 torus engines. Every trial of the RTL runs must verify its data, and
 scripts/compare_results.py must find no difference at all (simulated times,
-throughputs, statistics, event counts). The observation files of one DDIO and
+throughputs, statistics, event counts); so must six small cells run with both
+the DMA engine's and the router's RTL against the TLM NI and packet torus. The
+observation files of one DDIO and
 one SPFS run (--vcd, --log, --timeline: every node's NI messages, send and
 receive DMA spans, ring occupancy) must hold the same records at the same times
 (the order of records within one picosecond may differ).
@@ -110,6 +112,24 @@ def main():
 
         for fs in ("ddio", "spfs"):
             same_observation(binary, tmp, fs)
+
+        # Both Verilog components at once (net.model=rtl, ni.model=rtl): the DMA
+        # engine fills a packet's body after the network took it, so the routers
+        # must take each body word as its flit enters (rtl/wrappers/rtl_torus.cpp).
+        spec = os.path.join(tmp, "both.json")
+        with open(spec, "w") as f:
+            json.dump({"description": "net.model=rtl with ni.model=rtl",
+                       "vary": [{"fs.kind": ["ddio", "spfs", "2pio"]},
+                                {"workload.pattern": ["rb", "wc"]}]}, f)
+        for model in ("tlm", "rtl"):
+            out[model] = os.path.join(tmp, "both_" + model + ".json")
+            net = "rtl" if model == "rtl" else "packet"
+            starfish(binary, "study", spec, "--config", "small", "--jobs", "2", "--no-cache",
+                     "--set", "workload.trials=1", "--set", "workload.file_mb=0.125",
+                     "--set", "ni.model=" + model, "--set", "net.model=" + net,
+                     "--json", out[model])
+        assert verified_trials(out["rtl"]) == 6
+        identical(out["tlm"], out["rtl"])
 
 
 if __name__ == "__main__":
