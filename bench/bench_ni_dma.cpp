@@ -4,7 +4,9 @@
 // Prints wall and CPU seconds of each and the RTL/TLM ratios (CPU seconds move
 // less than wall seconds on a busy shared host), and checks that both simulated
 // the same thing (simulated seconds, MB/s, events: docs/rtl.md, "Equivalence").
-//   bench_ni_dma [file_mb] [pattern]      e.g. bench_ni_dma 10 rb
+// A third argument `both` also puts the routers in RTL for the RTL run
+// (net.model = rtl: the whole machine's Verilog against the TLM machine).
+//   bench_ni_dma [file_mb] [pattern] [both]      e.g. bench_ni_dma 10 rb both
 #include "bench/bench_support.h"
 #include "bench/kernel_rate.h"
 
@@ -23,18 +25,21 @@ static const int kNoBanner = ::setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
 int sc_main(int argc, char *argv[]) {
     const std::string file_mb = argc > 1 ? argv[1] : "1";
     const std::string pattern = argc > 2 ? argv[2] : "rb";
-    std::printf("DDIO %s, %s MB file, 16 CPs + 16 IOPs, default configuration\n", pattern.c_str(),
-                file_mb.c_str());
+    const bool both = argc > 3 && std::string(argv[3]) == "both";
+    std::printf("DDIO %s, %s MB file, 16 CPs + 16 IOPs, default configuration%s\n", pattern.c_str(),
+                file_mb.c_str(), both ? "; the RTL run with net.model = rtl too" : "");
     starfish::bench::print_kernel_rate("before the runs", starfish::bench::measure_kernel_rate());
     std::printf("ni.model   wall s    cpu s   simulated s  MB/s (simulated)     events\n");
     json r[2];
     const char *models[2] = {"tlm", "rtl"};
     for (int i = 0; i < 2; ++i) {
-        r[i] = starfish::bench::timed_transfer_cell({{"fs.kind", "ddio"},
-                                                     {"workload.pattern", pattern},
-                                                     {"workload.file_mb", file_mb},
-                                                     {"ni.model", models[i]}},
-                                                    "bench_ni_dma");
+        r[i] =
+            starfish::bench::timed_transfer_cell({{"fs.kind", "ddio"},
+                                                  {"workload.pattern", pattern},
+                                                  {"workload.file_mb", file_mb},
+                                                  {"ni.model", models[i]},
+                                                  {"net.model", both && i == 1 ? "rtl" : "packet"}},
+                                                 "bench_ni_dma");
         std::printf(
             "%-8s %8.2f %8.2f %13.6f %17.3f %10.0f%s\n", models[i], r[i]["wall_s"].get<double>(),
             r[i]["cpu_s"].get<double>(), r[i]["sim_s"].get<double>(), r[i]["mb_s"].get<double>(),

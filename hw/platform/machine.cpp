@@ -13,14 +13,15 @@ namespace starfish::platform {
 
 using nlohmann::json;
 
-Machine::Machine(const config::Config &cfg, int trial, const FirmwareSet &firmware)
+Machine::Machine(const config::Config &cfg, int trial, const FirmwareSet &firmware,
+                 const std::string &rtl_fst)
     : cfg_(cfg), trial_(trial), shape_(MachineShape::from(cfg)) {
     if (shape_.disks_per_iop > static_cast<int>(HW_SCSI_MAX_TARGETS)) {
         throw std::invalid_argument("machine.disks_per_iop exceeds the SCSI target limit");
     }
     uint64_t seed = static_cast<uint64_t>(cfg.get_int("workload.seed"));
-    network_ =
-        rtl::make_network("net", net::NetParams::from(cfg), seed, static_cast<uint64_t>(trial));
+    network_ = rtl::make_network("net", net::NetParams::from(cfg), seed,
+                                 static_cast<uint64_t>(trial), rtl_fst);
     std::vector<NodeSite> sites = shape_.sites();
     std::vector<int> routers(sites.size());
     for (const auto &s : sites) {

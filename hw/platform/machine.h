@@ -34,7 +34,10 @@ public:
     // rotation, network noise, layouts through the firmware) are seeded by
     // (workload.seed, trial). Throws std::invalid_argument when the configuration
     // cannot be built (nodes that do not fit are caught by validation already).
-    Machine(const config::Config &cfg, int trial, const FirmwareSet &firmware);
+    // rtl_fst: with net.model = rtl, write every router signal to this FST file
+    // (--rtl-fst, docs/rtl.md); empty for none.
+    Machine(const config::Config &cfg, int trial, const FirmwareSet &firmware,
+            const std::string &rtl_fst = {});
     ~Machine();
     Machine(const Machine &) = delete;
     Machine &operator=(const Machine &) = delete;

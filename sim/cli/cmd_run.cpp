@@ -26,6 +26,7 @@ struct RunCommandOptions {
     // Observation (docs/observe.md).
     std::string vcd, log, timeline, trace_from, trace_to;
     std::string ni_dma_fst; // the DMA engine's RTL waveforms (docs/rtl.md)
+    std::string rtl_fst;    // the routers' RTL waveforms (docs/rtl.md)
     std::vector<std::string> trace, log_components;
 };
 
@@ -37,6 +38,7 @@ trace::TraceRequest trace_request(const RunCommandOptions &opts,
     req.log_path = opts.log;
     req.timeline_path = opts.timeline;
     req.ni_dma_fst_path = opts.ni_dma_fst;
+    req.rtl_fst_path = opts.rtl_fst;
     req.components = opts.trace;
     req.log_components = opts.log_components;
     if (!opts.trace_from.empty() && !trace::parse_time_ps(opts.trace_from, req.from_ps)) {
@@ -53,6 +55,11 @@ trace::TraceRequest trace_request(const RunCommandOptions &opts,
 
 void print_trace_files(std::ostream &out, const trace::TraceRequest &req,
                        const std::vector<platform::NodeSite> &sites) {
+    if (!req.rtl_fst_path.empty()) {
+        std::error_code ec;
+        out << "router RTL FST (trial 0): " << req.rtl_fst_path << ", "
+            << std::filesystem::file_size(req.rtl_fst_path, ec) << " bytes\n";
+    }
     if (!req.ni_dma_fst_path.empty()) {
         uint64_t bytes = 0;
         for (const auto &s : sites) {
@@ -113,6 +120,10 @@ int run_run(const RunCommandOptions &opts) {
     }
     if (!tracing.ni_dma_fst_path.empty() && cfg.get_string("ni.model") != "rtl") {
         std::cerr << "starfish: configuration error: --ni-dma-fst needs ni.model = rtl\n";
+        return kExitUsage;
+    }
+    if (!tracing.rtl_fst_path.empty() && cfg.get_string("net.model") != "rtl") {
+        std::cerr << "starfish: configuration error: --rtl-fst needs net.model = rtl\n";
         return kExitUsage;
     }
     trace::set_request(tracing);
@@ -194,6 +205,9 @@ void add_run_command(CLI::App &app, int &exit_status) {
     cmd->add_option("--ni-dma-fst", opts->ni_dma_fst,
                     "with ni.model=rtl: write FST waveforms of every node's DMA engine RTL in "
                     "trial 0 to FILE with the node inserted (FILE.cp0.fst, ...; docs/rtl.md)");
+    cmd->add_option("--rtl-fst", opts->rtl_fst,
+                    "with net.model=rtl: write FST waveforms of every router's RTL in trial 0 "
+                    "to FILE (docs/rtl.md)");
     cmd->add_option("--vcd", opts->vcd,
                     "write a VCD waveform of trial 0 to FILE (docs/observe.md)");
     cmd->add_option("--trace-from", opts->trace_from,

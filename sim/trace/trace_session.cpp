@@ -121,6 +121,7 @@ void check_request(const TraceRequest &req, const platform::MachineShape &shape)
     check_writable(req.vcd_path, "VCD");
     check_writable(req.log_path, "log");
     check_writable(req.timeline_path, "timeline");
+    check_writable(req.rtl_fst_path, "router FST");
 }
 
 void set_request(const TraceRequest &req) {
@@ -129,6 +130,10 @@ void set_request(const TraceRequest &req) {
 
 const TraceRequest &request() {
     return g_request;
+}
+
+std::string rtl_fst_for_trial(int trial) {
+    return trial == 0 ? g_request.rtl_fst_path : std::string();
 }
 
 std::unique_ptr<TraceSession> TraceSession::attach_requested(platform::Machine &m, int trial) {

@@ -27,9 +27,12 @@ struct TraceRequest {
     // --ni-dma-fst: FST of every node's DMA-engine RTL (ni.model = rtl), one file
     // per node: "<stem>.<node>.fst" (ni_dma_fst_file).
     std::string ni_dma_fst_path;
+    // --rtl-fst: FST of every router of the RTL network (net.model = rtl). The
+    // machine opens it when it builds its network (rtl_fst_for_trial).
+    std::string rtl_fst_path;
     bool any() const {
         return !vcd_path.empty() || !log_path.empty() || !timeline_path.empty() ||
-               !ni_dma_fst_path.empty();
+               !ni_dma_fst_path.empty() || !rtl_fst_path.empty();
     }
 };
 
@@ -45,6 +48,9 @@ void check_request(const TraceRequest &req, const platform::MachineShape &shape)
 // workloads trace trial 0 only.
 void set_request(const TraceRequest &req);
 const TraceRequest &request();
+
+// The --rtl-fst file of this trial ("" but for trial 0 of a run that asked).
+std::string rtl_fst_for_trial(int trial);
 
 // The FST file of node `node` ("cp0", "iop1") for --ni-dma-fst PATH.
 std::string ni_dma_fst_file(const std::string &path, const std::string &node);

@@ -117,7 +117,8 @@ uint64_t over_nodes(platform::Machine &m, const std::string &key, bool maximum) 
 
 json run_commtest_trial(const config::Config &cfg, int trial) {
     platform::Machine m(cfg, trial,
-                        platform::FirmwareSet{fw_commtest_cp_main, fw_commtest_iop_main});
+                        platform::FirmwareSet{fw_commtest_cp_main, fw_commtest_iop_main},
+                        trace::rtl_fst_for_trial(trial));
     auto tracing = trace::TraceSession::attach_requested(m, trial);
     std::string failure = m.run();
     if (tracing) {

@@ -1,6 +1,7 @@
 // workload.kind = lu (docs/lu.md).
 
 #include "sim/workload/lu_trial.h"
+#include "sim/trace/trace_session.h"
 
 #include "fw/apps.h"
 #include "fw/layout.h"
@@ -173,7 +174,8 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
     };
     std::vector<uint8_t> untouched(bb);
 
-    platform::Machine m(cfg, trial, platform::FirmwareSet{fw_lu_cp_main, fw_lu_iop_main});
+    platform::Machine m(cfg, trial, platform::FirmwareSet{fw_lu_cp_main, fw_lu_iop_main},
+                        trace::rtl_fst_for_trial(trial));
     for (uint64_t b = 0; b * bb < mbytes; ++b) {
         uint8_t *at = file.data() + b * bb;
         uint64_t in_matrix = std::min<uint64_t>(bb, mbytes - b * bb);

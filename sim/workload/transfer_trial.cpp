@@ -165,7 +165,8 @@ json run_transfer_trial(const config::Config &cfg, int trial,
     fw_pattern_t pattern = pattern_of(cfg);
     fw_layout_t layout = layout_of(cfg, trial);
     platform::Machine m(cfg, trial,
-                        platform::FirmwareSet{fw_transfer_cp_main, fw_transfer_iop_main});
+                        platform::FirmwareSet{fw_transfer_cp_main, fw_transfer_iop_main},
+                        trace::rtl_fst_for_trial(trial));
     auto tracing = trace::TraceSession::attach_requested(m, trial);
     std::string failure = m.run();
     if (tracing) {

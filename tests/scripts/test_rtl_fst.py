@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """--rtl-fst (docs/rtl.md): `starfish net traffic` on the Verilog router network
 writes an FST with every router's signals, in which the routers really move
-flits, and sim/waves/router.gtkw is what make_router_savefile.py makes of it.
+flits, and sim/waves/router.gtkw is what make_router_savefile.py makes of it;
+`starfish run --rtl-fst` writes the machine's routers.
 
     test_rtl_fst.py STARFISH_BINARY
 """
@@ -46,7 +47,22 @@ def main(argv):
         bad = subprocess.run([starfish, "net", "traffic", "--load", "0.1", "--cycles", "100",
                               "--rtl-fst", fst], capture_output=True, text=True)
         assert bad.returncode == 2 and "--rtl-fst" in bad.stderr, bad.stderr
-    print("rtl fst: 36 routers traced, r0 ejects flits, router.gtkw current")
+        # `starfish run --rtl-fst`: the whole machine's routers (3x3 torus of the
+        # small configuration), trial 0 only, the file size printed.
+        fst = os.path.join(tmp, "machine.fst")
+        run = subprocess.run(
+            [starfish, "run", "--config", "small", "--set", "workload.trials=1",
+             "--set", "workload.file_mb=0.125", "--set", "net.model=rtl", "--rtl-fst", fst],
+            capture_output=True, text=True)
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert f"router RTL FST (trial 0): {fst}, {os.path.getsize(fst)} bytes" in run.stdout
+        signals = make_router_savefile.header(fst)
+        assert {s.scope for s in signals if "." not in s.scope} == {f"r{i}" for i in range(9)}
+        bad = subprocess.run([starfish, "run", "--config", "small", "--rtl-fst", fst],
+                             capture_output=True, text=True)
+        assert bad.returncode == 2 and "--rtl-fst needs net.model = rtl" in bad.stderr, bad.stderr
+    print("rtl fst: 36 routers traced, r0 ejects flits, router.gtkw current; "
+          "starfish run --rtl-fst traces the machine's 9 routers")
     return 0
 
 
