@@ -227,14 +227,12 @@ uint32_t payload_word(const net::Packet &p, size_t k) {
 void RtlTorus::accept(int router, Injection &&inj) {
     auto f = std::make_shared<Flight>();
     const net::Packet &p = *inj.pkt;
-    f->flits.reserve(inj.flits);
     f->flits.push_back(HW_ROUTE_FLIT(topo_.x_of(p.dst_router), topo_.y_of(p.dst_router),
                                      topo_.x_of(p.src_router), topo_.y_of(p.src_router)));
     f->flits.push_back(
         HW_LENGTH_FLIT_LANE(static_cast<uint32_t>(p.payload.size()), p.lane % HW_PKT_MAX_LANES));
-    for (size_t i = 0; i < p.payload.size(); i += 4) {
-        f->flits.push_back(payload_word(p, i / 4));
-    }
+    // Body flits take the packet's bytes as they enter the router (offer below).
+    f->flits.resize(2 + (p.payload.size() + 3) / 4);
     f->inj = std::move(inj);
     const int64_t eligible = f->inj.eligible_cycle;
     ports_[size_t(router)].queue.push_back(std::move(f));

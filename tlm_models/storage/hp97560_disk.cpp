@@ -239,6 +239,13 @@ uint64_t Hp97560Disk::stream_reach_time(uint32_t end_lba) const {
     if (end_lba > s.limit) {
         throw std::logic_error(std::string(name()) + ": read stream cannot reach the request");
     }
+    return stream_run_end(end_lba);
+}
+
+uint64_t Hp97560Disk::stream_run_end(uint32_t end_lba) const {
+    // From the anchor only if it lies before end_lba: observation may have moved it
+    // further ahead, and no result may depend on where it is.
+    const Stream &s = stream_;
     if (end_lba > anchor_lba_) {
         return static_cast<uint64_t>(
             clock_.slot_time(run_end_slot(anchor_lba_, anchor_u_, end_lba - anchor_lba_)));
@@ -526,14 +533,9 @@ void Hp97560Disk::classify_read(uint32_t s, uint32_t e, uint64_t now, uint64_t o
         if (m == hi) {
             hit = true; // next sector of the stream (running, heading there, or full)
         } else if (running && m > hi && m - hi <= 2 * spt && now >= st.ready) {
-            // Continue reading through the gap if that reaches m before repositioning would.
-            // When the stream's reading would reach m (past its limit too). From the
-            // anchor only if it lies at or before m: observation may have moved it
-            // further ahead, and no decision may depend on where it is.
-            bool from_anchor = anchor_lba_ <= m;
-            uint32_t from = from_anchor ? anchor_lba_ : st.lba0;
-            uint64_t t_stream = static_cast<uint64_t>(clock_.slot_time(
-                run_end_slot(from, from_anchor ? anchor_u_ : st.u0, m + 1 - from)));
+            // Continue reading through the gap if that reaches m before repositioning
+            // would (the stream's run may reach past its limit here).
+            uint64_t t_stream = stream_run_end(m + 1);
             uint32_t track = geom_.track_of(hi > st.lba0 ? hi - 1 : st.lba0);
             uint64_t ready =
                 std::max(overhead_end, now) + geom_.switch_ps(track, geom_.track_of(m));

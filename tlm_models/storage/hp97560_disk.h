@@ -213,6 +213,7 @@ private:
     uint32_t stream_capacity_sectors() const;
     Window stream_window(uint64_t t) const;
     uint64_t stream_reach_time(uint32_t end_lba) const; // all of [.., end_lba) read
+    uint64_t stream_run_end(uint32_t end_lba) const;    // the same past the limit, unchecked
     void stop_stream(uint64_t now);                     // a command needs the mechanism
     void retire_stream(uint64_t now); // stop and keep its window as a cached segment
     void start_stream(uint32_t first, uint32_t lba0, uint32_t consumed, uint64_t earliest);
