@@ -1,10 +1,12 @@
 // Torus geometry and routing: dimension order, the shorter way round each ring,
 // the documented tie rule, dateline VC classes, channel numbering.
+#include "tlm_models/net/route_table.h"
 #include "tlm_models/net/torus_topology.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <set>
+#include <stdexcept>
 
 using namespace starfish::net;
 
@@ -126,6 +128,36 @@ BOOST_AUTO_TEST_CASE(channels_are_numbered_and_named) {
     BOOST_TEST(t.channel_vcs(t.eject_channel(0)) == 1);
     BOOST_CHECK_THROW(t.route(0, 6, 0), std::out_of_range);
     BOOST_CHECK_THROW(TorusTopology(1, 4, 1), std::invalid_argument);
+}
+
+// The route table hands out the topology's own paths, computes each once, and
+// keeps them where they are (a packet holds its path while later ones are made).
+void check_table(int width, int height, int vcs, int pairs_step) {
+    TorusTopology t(width, height, vcs);
+    RouteTable table(t);
+    for (int src = 0; src < t.routers(); src += pairs_step) {
+        for (int dst = 0; dst < t.routers(); dst += pairs_step) {
+            for (int lane = -1; lane <= 2 * vcs; ++lane) {
+                auto want = t.route(src, dst, lane);
+                RouteView got = table.route(src, dst, lane);
+                BOOST_REQUIRE_EQUAL(got.size(), want.size());
+                for (size_t h = 0; h < want.size(); ++h) {
+                    BOOST_TEST(got[h].channel == want[h].channel);
+                    BOOST_TEST(got[h].vc == want[h].vc);
+                    BOOST_TEST(got[h].requester == want[h].requester);
+                }
+                BOOST_TEST(table.route(src, dst, lane).begin() == got.begin());
+            }
+        }
+    }
+    BOOST_CHECK_THROW(table.route(0, t.routers(), 0), std::out_of_range);
+    BOOST_CHECK_THROW(table.route(-1, 0, 0), std::out_of_range);
+}
+
+BOOST_AUTO_TEST_CASE(route_table_gives_the_topology_paths_once_and_keeps_them) {
+    check_table(6, 6, 1, 1); // a flat table
+    check_table(6, 4, 2, 1);
+    check_table(32, 32, 2, 37); // beyond the flat table's size: a hash map
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -92,7 +92,7 @@ bool TorusBase::try_inject(int router, PacketPtr &pkt) {
         return false;
     }
     Injection inj;
-    inj.path = topo_.route(router, pkt->dst_router, pkt->lane);
+    inj.path = routes_.route(router, pkt->dst_router, pkt->lane);
     inj.flits = params_.packet_flits(static_cast<uint32_t>(pkt->payload.size()));
     inj.accept_cycle = now_cycle();
     if (params_.noise_cycles > 0) {

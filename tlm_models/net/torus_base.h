@@ -19,6 +19,7 @@
 #include "tlm_models/net/net_params.h"
 #include "tlm_models/net/net_port.h"
 #include "tlm_models/net/net_stats.h"
+#include "tlm_models/net/route_table.h"
 #include "tlm_models/net/torus_topology.h"
 
 #include "hw/rng.h"
@@ -69,7 +70,7 @@ protected:
     // A packet accepted into a router's injection queue.
     struct Injection {
         PacketPtr pkt;
-        std::vector<Hop> path;
+        RouteView path; // held by routes_
         uint32_t flits = 0;
         int64_t accept_cycle = 0;
         int64_t eligible_cycle = 0; // accept_cycle + 1 + noise
@@ -117,6 +118,7 @@ protected:
 
     NetParams params_;
     TorusTopology topo_;
+    RouteTable routes_{topo_};
     uint64_t cycle_units_; // SystemC time units per cycle
 
 private:

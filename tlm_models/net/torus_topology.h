@@ -50,6 +50,7 @@ public:
     int width() const { return width_; }
     int height() const { return height_; }
     int routers() const { return width_ * height_; }
+    int vcs_per_class() const { return vcs_; }
     int vcs_total() const { return 2 * vcs_; }
     int x_of(int router) const { return router % width_; }
     int y_of(int router) const { return router / width_; }
