@@ -104,7 +104,8 @@ Port::Port(sc_core::sc_module_name name, Bench &bench, int router)
 
 void Port::start() {
     if (!script_.empty()) {
-        wake_.notify(bench_.net->time_of(script_[0].second.cycle));
+        wake_.notify(bench_.net->time_of(script_[0].second.cycle) +
+                     sc_core::sc_time::from_value(bench_.scenario.offset_ps));
     }
 }
 
@@ -113,7 +114,8 @@ void Port::pump() {
     while (next_ < script_.size()) {
         auto &[id, p] = script_[next_];
         int64_t now = net.now_cycle();
-        sc_core::sc_time due = net.time_of(p.cycle);
+        sc_core::sc_time due =
+            net.time_of(p.cycle) + sc_core::sc_time::from_value(bench_.scenario.offset_ps);
         if (due > sc_core::sc_time_stamp()) {
             wake_.notify(due - sc_core::sc_time_stamp());
             return;
@@ -179,7 +181,8 @@ bool Port::deliver(PacketPtr &pkt) {
         if (s.ready_after == 0) {
             net.endpoint_ready(router_);
         } else {
-            ready_event_.notify(net.time_of(net.now_cycle() + s.ready_after) -
+            ready_event_.notify(net.time_of(net.now_cycle() + s.ready_after) +
+                                sc_core::sc_time::from_value(s.offset_ps) -
                                 sc_core::sc_time_stamp());
         }
         return false;

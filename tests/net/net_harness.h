@@ -35,6 +35,10 @@ struct Scenario {
     int ready_after = 3;
     int64_t watchdog_cycles = 20000; // no delivery for this long with packets outstanding: deadlock
     int64_t limit_cycles = 50000000;
+    // Offers and endpoint_ready calls come this many picoseconds after the start of
+    // their cycle (less than a cycle): callers off the cycle grid, as a firmware
+    // thread is after a disk interrupt.
+    uint64_t offset_ps = 0;
     bool record_packets = true; // per-packet cycles in the result
     std::string vcd_path;       // when set, per-channel busy/VC traces go to <path>.vcd
 };

@@ -246,7 +246,16 @@ void PacketTorus::pop_event() {
 }
 
 void PacketTorus::wake_at(int64_t cycle) {
-    wake_.notify(time_of(cycle) - sc_core::sc_time_stamp());
+    const sc_core::sc_time at = time_of(cycle);
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    if (at < now) {
+        // sc_time cannot go negative: the notification would wrap round to a time
+        // in the past, and SystemC would move its clock backwards to get there.
+        throw std::logic_error(std::string(name()) + ": wake-up for cycle " +
+                               std::to_string(cycle) + " (" + at.to_string() + ") scheduled at " +
+                               now.to_string());
+    }
+    wake_.notify(at - now);
 }
 
 void PacketTorus::reset_segs(Worm &w) {
@@ -1080,13 +1089,16 @@ void PacketTorus::wake_ahead() {
 // Something from outside (a packet offered, an endpoint ready) happens during
 // `cycle` while the engine is ahead: returns to the state the ahead worm found
 // and replays its events as far as cycle-by-cycle processing would have got by
-// now: through `cycle` if this cycle's processing has run (as it has whenever
-// the caller is a thread process), else through the cycle before. Endpoint
-// calls made so far are exactly the replayed ones; later ones are dropped and
-// will be made by the usual processing.
+// now: through `cycle` if this cycle's processing has run, else through the cycle
+// before. Cycle-by-cycle processing runs a cycle at its start, so it has run for
+// every caller later in the cycle (a thread that a disk interrupt put off the
+// cycle grid) and for every thread process; only a method at the cycle's very
+// start may come first. Endpoint calls made so far are exactly the replayed ones;
+// later ones are dropped and will be made by the usual processing.
 void PacketTorus::catch_up(int64_t now) {
     ahead_ = false;
-    const int64_t cycle = last_step_cycle_ == now ? now : now - 1;
+    const bool cycle_ran = last_step_cycle_ == now || sc_core::sc_time_stamp() > time_of(now);
+    const int64_t cycle = cycle_ran ? now : now - 1;
     if (ahead_through_ > cycle) {
         ++run_ahead_replays_;
         Worm &w = *ahead_worm_;
