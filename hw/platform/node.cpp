@@ -64,7 +64,8 @@ Node::Node(sc_core::sc_module_name name, const NodeSetup &setup, const config::C
     ni_->irq_rx(irq_lines_[HW_IRQ_NI_RX]);
     ni_->irq_tx(irq_lines_[HW_IRQ_NI_TX]);
     attach_device("ni", HW_NI_BASE, HW_NI_SIZE, ni_->regs, &ni_->fault,
-                  node::NiCore::postable_registers());
+                  node::NiCore::postable_registers(),
+                  node::NiCore::postable_when_quiet_registers());
     RegisterBus &bus = *this;
     hal_ =
         std::make_unique<NodeHal>(identity_of(setup), cfg, HalCosts::from(cfg), cpu_, memory_, bus);
@@ -85,15 +86,26 @@ Node::IrqLine &Node::irq_line(unsigned line) {
 
 void Node::attach_device(const std::string &dev_name, uint32_t base, uint32_t size,
                          TargetSocket &regs, common::DeviceFaultPort *fault,
-                         const std::vector<uint32_t> &postable) {
-    uint64_t postable_words = 0;
-    for (uint32_t offset : postable) {
-        if (offset % 4 != 0 || offset >= 256 || offset >= size) {
-            throw std::invalid_argument(std::string(name()) + ": device " + dev_name +
-                                        ": postable register offsets must be word offsets "
-                                        "below 256 inside the window");
+                         const std::vector<uint32_t> &postable,
+                         const std::vector<uint32_t> &postable_when_quiet) {
+    auto words = [&](const std::vector<uint32_t> &offsets) {
+        uint64_t bits = 0;
+        for (uint32_t offset : offsets) {
+            if (offset % 4 != 0 || offset >= 256 || offset >= size) {
+                throw std::invalid_argument(std::string(name()) + ": device " + dev_name +
+                                            ": postable register offsets must be word offsets "
+                                            "below 256 inside the window");
+            }
+            bits |= uint64_t(1) << (offset / 4);
         }
-        postable_words |= uint64_t(1) << (offset / 4);
+        return bits;
+    };
+    uint64_t postable_words = words(postable);
+    uint64_t quiet_words = words(postable_when_quiet);
+    if ((postable_words & quiet_words) != 0) {
+        throw std::invalid_argument(std::string(name()) + ": device " + dev_name +
+                                    ": a register is listed as postable both always and "
+                                    "when quiet");
     }
     if (base < HW_DEV_BASE || size == 0 || uint64_t(base) + size > 0x100000000ull) {
         throw std::invalid_argument(std::string(name()) + ": device " + dev_name +
@@ -106,8 +118,8 @@ void Node::attach_device(const std::string &dev_name, uint32_t base, uint32_t si
         }
     }
     bus_.bind(regs);
-    windows_.push_back(
-        Window{dev_name, base, size, static_cast<unsigned>(windows_.size()), postable_words});
+    windows_.push_back(Window{dev_name, base, size, static_cast<unsigned>(windows_.size()),
+                              postable_words, quiet_words});
     if (fault != nullptr) {
         fault->bind(device_faults_);
     }
@@ -135,14 +147,20 @@ RegisterBus::Result Node::access(bool write, uint32_t addr, uint32_t &value,
     return Result::Unmapped;
 }
 
-bool Node::postable(uint32_t addr) const {
+RegisterBus::Posting Node::posting(uint32_t addr) const {
     for (const Window &w : windows_) {
         if (addr - w.base < w.size) {
             uint32_t offset = addr - w.base;
-            return offset < 256 && (w.postable_words >> (offset / 4) & 1) != 0;
+            if (offset >= 256) {
+                return Posting::No;
+            }
+            if ((w.postable_words >> (offset / 4) & 1) != 0) {
+                return Posting::Always;
+            }
+            return (w.quiet_words >> (offset / 4) & 1) != 0 ? Posting::WhenQuiet : Posting::No;
         }
     }
-    return false;
+    return Posting::No;
 }
 
 std::vector<uint8_t> Node::read_memory(uint32_t addr, uint32_t len) {

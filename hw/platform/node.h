@@ -65,10 +65,13 @@ public:
     // offset within the window. `fault` (optional) is the device's fault port: it is
     // bound to device_faults(). Call during elaboration.
     // postable: offsets (below 256) of the registers whose writes may be posted
-    // (RegisterBus::postable; the device must guarantee what that asks).
+    // (RegisterBus::Posting::Always; the device must guarantee what that asks);
+    // postable_when_quiet: those posted only when nothing happens before the write
+    // (RegisterBus::Posting::WhenQuiet).
     void attach_device(const std::string &name, uint32_t base, uint32_t size, TargetSocket &regs,
                        common::DeviceFaultPort *fault = nullptr,
-                       const std::vector<uint32_t> &postable = {});
+                       const std::vector<uint32_t> &postable = {},
+                       const std::vector<uint32_t> &postable_when_quiet = {});
     // Where this node's devices report faults (the NI's port is bound already).
     common::DeviceFaultSink &device_faults() { return device_faults_; }
     const common::DeviceFaultSink &device_faults() const { return device_faults_; }
@@ -92,10 +95,11 @@ private:
         uint32_t size;
         unsigned socket_index;
         uint64_t postable_words; // bit k: the register at offset 4k is postable
+        uint64_t quiet_words;    // bit k: ... postable when quiet
     };
 
     Result access(bool write, uint32_t addr, uint32_t &value, sc_core::sc_time &delay) override;
-    bool postable(uint32_t addr) const override;
+    Posting posting(uint32_t addr) const override;
 
     NodeSetup setup_;
     common::DeviceFaultSink device_faults_; // outlives the devices that report into it

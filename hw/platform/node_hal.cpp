@@ -130,8 +130,12 @@ void *NodeHal::mem_ptr(uint32_t addr) {
 void NodeHal::register_access(bool write, uint32_t addr, uint32_t &value) {
     const char *service = write ? "hal_reg_write" : "hal_reg_read";
     cpu_.charge(write ? costs_.reg_write_cycles : costs_.reg_read_cycles);
-    if (write && addr % 4 == 0 && bus_.postable(addr) && cpu_.post_write(addr, value)) {
-        return; // seen by no one before the CPU reaches it (NodeCpu::post_write)
+    if (write && addr % 4 == 0) {
+        RegisterBus::Posting posting = bus_.posting(addr);
+        if (posting != RegisterBus::Posting::No &&
+            cpu_.post_write(addr, value, posting == RegisterBus::Posting::WhenQuiet)) {
+            return; // seen by no one before the CPU reaches it (NodeCpu::post_write)
+        }
     }
     // The access is externally visible: it happens when the CPU has caught up.
     cpu_.sync();

@@ -47,10 +47,19 @@ public:
     virtual ~RegisterBus() = default;
     // One 32-bit access at a node-physical address; delay is the device's annotation.
     virtual Result access(bool write, uint32_t addr, uint32_t &value, sc_core::sc_time &delay) = 0;
-    // Whether a write to this word-aligned address may be posted (NodeCpu::post_write):
-    // a writable register without side effects, with no delay annotation, whose
-    // value its device reads only when a later access from the CPU triggers it.
-    virtual bool postable(uint32_t addr) const = 0;
+    // Whether a write to this word-aligned address may be posted (NodeCpu::post_write).
+    // Only an operand may be: a writable register without side effects, with no
+    // delay annotation, whose value its device reads only when a later access from
+    // the CPU triggers it.
+    enum class Posting {
+        No,
+        Always,
+        // Only while nothing can happen before the write's time (NodeCpu::post_write):
+        // for operands whose write the firmware treats as a point where interrupts
+        // are served before the code that follows it.
+        WhenQuiet
+    };
+    virtual Posting posting(uint32_t addr) const = 0;
 };
 
 class NodeHal {

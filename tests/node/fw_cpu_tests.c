@@ -168,6 +168,58 @@ void fwt_posted_writes_main(hal_t *h) {
     hal_export(h, "t_end", hal_now_cycles(h));
 }
 
+/* ---- points left out when the simulation is quiet ------------------------------------
+ * TX_COOKIE is posted, and a thread's semaphore post skips its wait, only when
+ * nothing can happen before their time. With the test timer due inside their
+ * cycles they stay synchronisation points: the handler runs before the code after
+ * them and sees `step` as it was. */
+
+typedef struct quiet_state {
+    uint32_t step;
+    uint32_t seen[2];
+    uint32_t handled;
+    hal_sem_t sem;
+} quiet_state_t;
+
+static void quiet_handler(hal_t *h, void *arg) {
+    quiet_state_t *s = arg;
+    if (s->handled < 2) {
+        s->seen[s->handled] = s->step;
+    }
+    s->handled++;
+    timer_write(h, FWT_TIMER_ACK, 1);
+}
+
+void fwt_quiet_points_main(hal_t *h) {
+    quiet_state_t s;
+    memset(&s, 0, sizeof s);
+    hal_sem_init(h, &s.sem, 0);
+    uint32_t wr = cost(h, "cost.reg_write_cycles");
+    uint32_t post = cost(h, "cost.sem_post_cycles");
+    hal_irq_register(h, FWT_TIMER_IRQ, quiet_handler, &s);
+    /* Quiet: no event anywhere before these points' time. */
+    uint64_t t0 = hal_now_cycles(h);
+    hal_reg_write(h, HW_NI_BASE + HW_NI_REG_TX_COOKIE, 7);
+    hal_sem_post(h, &s.sem);
+    uint32_t cookie = hal_reg_read(h, HW_NI_BASE + HW_NI_REG_TX_COOKIE);
+    hal_export(h, "quiet_cookie", cookie);
+    hal_export(h, "quiet_cycles", hal_now_cycles(h) - t0);
+    hal_sem_wait(h, &s.sem);
+    /* The timer due half-way through the TX_COOKIE write. */
+    timer_write(h, FWT_TIMER_FIRE_IN, wr / 2);
+    hal_reg_write(h, HW_NI_BASE + HW_NI_REG_TX_COOKIE, 8);
+    s.step = 1;
+    (void)hal_reg_read(h, HW_NI_BASE + HW_NI_REG_TX_COOKIE);
+    /* The timer due half-way through a semaphore post. */
+    timer_write(h, FWT_TIMER_FIRE_IN, post / 2);
+    hal_sem_post(h, &s.sem);
+    s.step = 2;
+    (void)hal_reg_read(h, HW_NI_BASE + HW_NI_REG_TX_COOKIE);
+    hal_export(h, "seen_at_cookie", s.seen[0]);
+    hal_export(h, "seen_at_post", s.seen[1]);
+    hal_export(h, "handled", s.handled);
+}
+
 /* ---- semaphores ------------------------------------------------------------------- */
 
 typedef struct sem_state {

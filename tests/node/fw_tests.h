@@ -45,6 +45,7 @@ void fwt_irq_latency_main(hal_t *h);
  * seen_by_handler, handler_entry, last (TX_DEST read at the end), t_start (after
  * arming the timer), t_end (after that read). */
 void fwt_posted_writes_main(hal_t *h);
+void fwt_quiet_points_main(hal_t *h);
 /* Semaphores: FIFO wake order, counting, post from a handler. */
 void fwt_sem_main(hal_t *h);
 /* Two threads alternating through hal_yield. */

@@ -64,6 +64,11 @@ const std::vector<uint32_t> &NiCore::postable_registers() {
     return offsets;
 }
 
+const std::vector<uint32_t> &NiCore::postable_when_quiet_registers() {
+    static const std::vector<uint32_t> offsets{HW_NI_REG_TX_COOKIE};
+    return offsets;
+}
+
 void NiCore::fault(uint32_t code, const std::string &reg, const std::string &what) {
     if (error_ == HW_NI_ERR_NONE) {
         error_ = code;

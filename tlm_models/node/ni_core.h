@@ -104,11 +104,14 @@ public:
     common::RegisterBlock &registers() { return regs_; }
     // Registers that only hold an operand of a later TX_PUSH or RX_CMD: a write
     // to one has no other effect and the core reads them nowhere else, so the CPU
-    // may post such writes (NodeCpu::post_write). TX_COOKIE, an operand too, is
-    // left out: the NI driver (fw/src/ni.c, push) updates state its interrupt
-    // handlers read between writing it and TX_PUSH, and posting it would let a
-    // handler served in that stretch see the update early (docs/node.md).
+    // may post such writes (NodeCpu::post_write).
     static const std::vector<uint32_t> &postable_registers();
+    // TX_COOKIE, an operand too, only when nothing can happen before the write:
+    // the NI driver (fw/src/ni.c, push) updates state its interrupt handlers read
+    // between writing it and TX_PUSH, and posting it while an interrupt may come
+    // would let a handler served in that stretch see the update early
+    // (docs/node.md).
+    static const std::vector<uint32_t> &postable_when_quiet_registers();
     uint32_t error() const { return error_; }
     bool rx_irq() const;
     bool tx_irq() const;

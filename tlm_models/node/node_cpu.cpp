@@ -175,9 +175,35 @@ void NodeCpu::sync() {
     }
 }
 
+bool NodeCpu::quiet_through_pending() const {
+    if (hub_ != nullptr || pending_ps_ == 0) {
+        return false; // traced: every point at its own time (the trace's stamps)
+    }
+    if (!in_handler_ && enabled_mask_ != 0 && running_ != nullptr && first_raised_line() >= 0) {
+        return false; // a synchronisation would serve it at once
+    }
+    // No process is runnable or notified now, and no timed event comes up to and
+    // including the end of the pending work.
+    return sc_core::sc_time_to_pending_activity().value() > pending_ps_;
+}
+
+void NodeCpu::sync_unless_quiet() {
+    if (quiet_through_pending()) {
+        ++quiet_syncs_skipped_;
+    } else {
+        sync();
+    }
+}
+
 // ---- posted register writes ------------------------------------------------------
 
-bool NodeCpu::post_write(uint32_t addr, uint32_t value) {
+bool NodeCpu::post_write(uint32_t addr, uint32_t value, bool only_when_quiet) {
+    if (only_when_quiet) {
+        if (!quiet_through_pending()) {
+            return false;
+        }
+        ++quiet_posts_;
+    }
     if (in_handler_) {
         // Nothing interrupts a handler: its writes apply at its next synchronisation.
         handler_posted_.push_back({0, addr, value});
@@ -248,7 +274,7 @@ void NodeCpu::start_of_simulation() {
     }
 }
 
-int NodeCpu::first_raised_line() {
+int NodeCpu::first_raised_line() const {
     for (uint32_t m = enabled_mask_; m != 0; m &= m - 1) {
         int line = __builtin_ctz(m);
         if (*irq_level_[line]) {
@@ -421,7 +447,7 @@ void NodeCpu::finish_current_thread() {
 
 bool NodeCpu::spawn(Body body, const std::string &name) {
     charge(params_.thread_create_cycles);
-    sync();
+    sync_unless_quiet();
     if (live_threads_ >= params_.thread_limit) {
         return false;
     }
@@ -438,6 +464,10 @@ void NodeCpu::exit_thread() {
 void NodeCpu::yield() {
     require_thread("hal_yield");
     charge(params_.yield_cycles);
+    if (ready_.empty() && quiet_through_pending()) {
+        ++quiet_syncs_skipped_;
+        return; // the synchronisation would find no other thread ready either
+    }
     sync();
     if (ready_.empty()) {
         return;
@@ -523,7 +553,7 @@ void NodeCpu::sem_post(uint32_t handle, uint32_t &count) {
         }
         ++count;
     }
-    sync();
+    sync_unless_quiet();
 }
 
 void NodeCpu::enqueue_waiter(uint32_t handle, Thread *t) {

@@ -103,6 +103,12 @@ public:
     // Waits out the pending work while holding the CPU; interrupts raised
     // meanwhile are served at their time (not from inside a handler).
     void sync();
+    // A synchronisation that only orders the work so far, and the interrupts raised
+    // meanwhile, before what follows: no device sees its time. When the simulation
+    // has nothing at all to do until the pending work ends, no interrupt can come
+    // and nothing can change in between, so it is left to the next one (the
+    // results are the same; the host saves a wait).
+    void sync_unless_quiet();
     // Makes a new thread ready (it starts when it gets the CPU). Charges
     // cost.thread_create_cycles. False if the node's thread limit is reached.
     bool spawn(Body body, const std::string &name);
@@ -141,10 +147,14 @@ public:
     // without a wait in between, like any code between synchronisation points
     // (docs/node.md, "Posted register writes"). One wait replaces one per write.
     // False (post nothing; the caller accesses normally) when an enabled line is
-    // raised, since a synchronisation would serve it before the write.
+    // raised, since a synchronisation would serve it before the write. With
+    // only_when_quiet, also false unless the simulation has nothing at all to do
+    // before the write's time: then no interrupt can come before the write, and no
+    // device or handler can tell a posted write from a synchronised one, whatever
+    // the firmware does in between.
     using PostedSink = std::function<void(uint32_t addr, uint32_t value)>;
     void set_posted_sink(PostedSink sink) { posted_sink_ = std::move(sink); }
-    bool post_write(uint32_t addr, uint32_t value);
+    bool post_write(uint32_t addr, uint32_t value, bool only_when_quiet = false);
 
     // ---- harness ----------------------------------------------------------------
     // "node N: message" of the first fail(), or "" if none.
@@ -161,6 +171,10 @@ public:
     std::vector<ThreadInfo> thread_infos() const;
     // Sleeps that have ended and waits that timed out so far.
     uint64_t timers_expired() const { return timers_expired_; }
+    // Host-side only (never in results): writes posted because the simulation was
+    // quiet, and synchronisations left out for the same reason.
+    uint64_t quiet_posts() const { return quiet_posts_; }
+    uint64_t quiet_syncs_skipped() const { return quiet_syncs_skipped_; }
     // Reports the activity holding the CPU, busy, the ready-thread count and the
     // interrupt lines to `hub` under `scope` (docs/observe.md). Before sc_start.
     void observe(trace::TraceHub *hub, const std::string &scope);
@@ -180,10 +194,11 @@ private:
     void wait_for_cpu(Thread *t);
     void release();
     void grant_next();
-    int first_raised_line();
+    int first_raised_line() const;
     void serve_interrupts();
     void dispatch(unsigned line);
     void wait_ps(uint64_t ps);
+    bool quiet_through_pending() const;
     void apply_reached_posted();
     void apply_handler_posted();
     void require_thread(const char *service);
@@ -246,6 +261,8 @@ private:
     uint64_t threads_created_ = 0;
     uint64_t wakeups_ = 0;
     uint64_t timers_expired_ = 0;
+    uint64_t quiet_posts_ = 0;
+    uint64_t quiet_syncs_skipped_ = 0;
     bool trace_on_ = false;
     std::vector<ActivityInterval> trace_;
 
