@@ -45,7 +45,10 @@ struct NodeSetup {
 
 class Node : public sc_core::sc_module, private RegisterBus {
 public:
-    using IrqLine = sc_core::sc_signal<bool, sc_core::SC_MANY_WRITERS>;
+    // A device may drive its line from several processes in one delta cycle (the
+    // NI from the register access that moves it and from its own method; the last
+    // write is the device's final level), so writers are not checked.
+    using IrqLine = sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS>;
     using TargetSocket =
         tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
 

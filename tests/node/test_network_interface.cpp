@@ -342,7 +342,8 @@ BOOST_AUTO_TEST_CASE(broken_invariant_is_a_device_fault_without_register) {
         node::NodeMemory memory("memory", 1u << 20);
         node::NetworkInterface ni("ni", node::NetworkInterfaceParams::from(cfg), 3, memory, network,
                                   0, {0});
-        sc_core::sc_signal<bool> irq_rx("irq_rx"), irq_tx("irq_tx");
+        // Written by the access that moves a line and by the NI's method (node.h, IrqLine).
+        sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS> irq_rx("irq_rx"), irq_tx("irq_tx");
         ni.irq_rx(irq_rx);
         ni.irq_tx(irq_tx);
         common::DeviceFaultSink sink;

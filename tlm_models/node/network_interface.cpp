@@ -98,7 +98,15 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_
     complete_due_deposits();
     access_offset_ = static_cast<uint32_t>(trans.get_address());
     access_failed_ = false;
+    in_access_ = true;
     common::transport_registers(core_.registers(), trans, trans.get_address());
+    in_access_ = false;
+    if (irqs_changed_in_access_) {
+        irqs_changed_in_access_ = false;
+        if (irqs_need_driving()) {
+            drive_irqs();
+        }
+    }
     if (access_failed_) {
         // The access that caused the error fails, so the firmware stops right there.
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -505,6 +513,9 @@ void NetworkInterface::rx_dma_engine() {
 // flit's bytes) after its tail. A deposit due at a time is complete before the
 // packets and register accesses of that time are served, whoever comes first.
 void NetworkInterface::complete_due_deposits() {
+    if (dma_jobs_.empty()) {
+        return; // the usual case: every register access and packet comes here first
+    }
     const uint64_t now = sc_core::sc_time_stamp().value();
     while (!dma_jobs_.empty()) {
         const DmaJob &job = dma_jobs_.front();
@@ -570,10 +581,19 @@ void NetworkInterface::trace_rx_ring() {
 // Most register accesses leave both lines as they are: then drive_irqs, which
 // would write the values the lines hold already, is not run at all. Only when
 // it wrote in this very delta cycle (a value not yet in the lines) it must run
-// again, to write the final one.
+// again, to write the final one. A register access writes the lines itself
+// when it ends: drive_irqs, notified at once, would write them later in the
+// same evaluation phase, and the lines take the values in the same update phase
+// either way (a method run less per access that moves a line).
+bool NetworkInterface::irqs_need_driving() const {
+    return irq_write_delta_ == sc_core::sc_delta_count() || core_.rx_irq() != irq_rx_written_ ||
+           core_.tx_irq() != irq_tx_written_;
+}
+
 void NetworkInterface::ni_irqs_changed() {
-    if (irq_write_delta_ == sc_core::sc_delta_count() || core_.rx_irq() != irq_rx_written_ ||
-        core_.tx_irq() != irq_tx_written_) {
+    if (in_access_) {
+        irqs_changed_in_access_ = true;
+    } else if (irqs_need_driving()) {
         irq_update_.notify();
     }
 }

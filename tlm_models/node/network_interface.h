@@ -197,6 +197,7 @@ protected:
     bool refuse(uint64_t &reason_counter);
 
     virtual void drive_irqs();
+    bool irqs_need_driving() const;
     uint64_t cycles_ps(uint64_t cycles) const { return cycles * params_.cycle_ps; }
     uint64_t dma_cycles(uint32_t bytes) const {
         return (bytes + params_.dma_bytes_per_cycle - 1) / params_.dma_bytes_per_cycle;
@@ -230,6 +231,11 @@ protected:
     bool refused_ = false;
 
     sc_core::sc_event irq_update_;
+    // Inside a register access: ni_irqs_changed leaves the lines to the access's end
+    // (drive_irqs_after_access), which writes them in the same evaluation phase
+    // as the drive_irqs method would, without running it.
+    bool in_access_ = false;
+    bool irqs_changed_in_access_ = false;
     // What drive_irqs wrote last, and in which delta cycle.
     bool irq_rx_written_ = false;
     bool irq_tx_written_ = false;
