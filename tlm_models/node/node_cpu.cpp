@@ -175,9 +175,17 @@ void NodeCpu::sync() {
     }
 }
 
+// Beyond this much pending work a point is never left out: firmware that loops
+// over such points alone (a thread spinning on hal_yield) must still let the
+// simulation's time go on (the deadlock watchdog watches it).
+constexpr uint64_t kQuietPendingLimitCycles = 10000;
+
 bool NodeCpu::quiet_through_pending() const {
     if (hub_ != nullptr || pending_ps_ == 0) {
         return false; // traced: every point at its own time (the trace's stamps)
+    }
+    if (pending_ps_ > kQuietPendingLimitCycles * params_.cycle_ps) {
+        return false;
     }
     if (!in_handler_ && enabled_mask_ != 0 && running_ != nullptr && first_raised_line() >= 0) {
         return false; // a synchronisation would serve it at once
