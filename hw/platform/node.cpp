@@ -64,8 +64,8 @@ Node::Node(sc_core::sc_module_name name, const NodeSetup &setup, const config::C
     ni_->irq_rx(irq_lines_[HW_IRQ_NI_RX]);
     ni_->irq_tx(irq_lines_[HW_IRQ_NI_TX]);
     attach_device("ni", HW_NI_BASE, HW_NI_SIZE, ni_->regs, &ni_->fault,
-                  node::NiCore::postable_registers(),
-                  node::NiCore::postable_when_quiet_registers());
+                  node::NiCore::postable_registers(), node::NiCore::postable_when_quiet_registers(),
+                  ni_.get());
     RegisterBus &bus = *this;
     hal_ =
         std::make_unique<NodeHal>(identity_of(setup), cfg, HalCosts::from(cfg), cpu_, memory_, bus);
@@ -87,7 +87,8 @@ Node::IrqLine &Node::irq_line(unsigned line) {
 void Node::attach_device(const std::string &dev_name, uint32_t base, uint32_t size,
                          TargetSocket &regs, common::DeviceFaultPort *fault,
                          const std::vector<uint32_t> &postable,
-                         const std::vector<uint32_t> &postable_when_quiet) {
+                         const std::vector<uint32_t> &postable_when_quiet,
+                         common::OperandPort *operands) {
     auto words = [&](const std::vector<uint32_t> &offsets) {
         uint64_t bits = 0;
         for (uint32_t offset : offsets) {
@@ -119,7 +120,7 @@ void Node::attach_device(const std::string &dev_name, uint32_t base, uint32_t si
     }
     bus_.bind(regs);
     windows_.push_back(Window{dev_name, base, size, static_cast<unsigned>(windows_.size()),
-                              postable_words, quiet_words});
+                              postable_words, quiet_words, operands});
     if (fault != nullptr) {
         fault->bind(device_faults_);
     }
@@ -145,6 +146,19 @@ RegisterBus::Result Node::access(bool write, uint32_t addr, uint32_t &value,
         }
     }
     return Result::Unmapped;
+}
+
+bool Node::write_posted(uint32_t addr, uint32_t value) {
+    for (const Window &w : windows_) {
+        if (addr - w.base < w.size) {
+            if (w.operands != nullptr) {
+                return w.operands->write_operand(addr - w.base, value);
+            }
+            sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+            return access(true, addr, value, delay) == Result::Ok && delay == sc_core::SC_ZERO_TIME;
+        }
+    }
+    return false;
 }
 
 RegisterBus::Posting Node::posting(uint32_t addr) const {

@@ -8,6 +8,7 @@
 #include "hw/platform/node_hal.h"
 #include "hw/platform/placement.h"
 #include "tlm_models/common/device_fault.h"
+#include "tlm_models/common/operand_port.h"
 #include "tlm_models/net/net_port.h"
 #include "tlm_models/node/network_interface.h"
 #include "tlm_models/node/node_cpu.h"
@@ -70,11 +71,13 @@ public:
     // postable: offsets (below 256) of the registers whose writes may be posted
     // (RegisterBus::Posting::Always; the device must guarantee what that asks);
     // postable_when_quiet: those posted only when nothing happens before the write
-    // (RegisterBus::Posting::WhenQuiet).
+    // (RegisterBus::Posting::WhenQuiet); operands: where posted writes go, if not
+    // through regs.
     void attach_device(const std::string &name, uint32_t base, uint32_t size, TargetSocket &regs,
                        common::DeviceFaultPort *fault = nullptr,
                        const std::vector<uint32_t> &postable = {},
-                       const std::vector<uint32_t> &postable_when_quiet = {});
+                       const std::vector<uint32_t> &postable_when_quiet = {},
+                       common::OperandPort *operands = nullptr);
     // Where this node's devices report faults (the NI's port is bound already).
     common::DeviceFaultSink &device_faults() { return device_faults_; }
     const common::DeviceFaultSink &device_faults() const { return device_faults_; }
@@ -99,10 +102,12 @@ private:
         unsigned socket_index;
         uint64_t postable_words; // bit k: the register at offset 4k is postable
         uint64_t quiet_words;    // bit k: ... postable when quiet
+        common::OperandPort *operands;
     };
 
     Result access(bool write, uint32_t addr, uint32_t &value, sc_core::sc_time &delay) override;
     Posting posting(uint32_t addr) const override;
+    bool write_posted(uint32_t addr, uint32_t value) override;
 
     NodeSetup setup_;
     common::DeviceFaultSink device_faults_; // outlives the devices that report into it

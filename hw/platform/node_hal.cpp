@@ -20,9 +20,7 @@ NodeHal::NodeHal(const NodeIdentity &identity, const config::Config &cfg, const 
     : hal_{this}, identity_(identity), cfg_(cfg), costs_(costs), cpu_(cpu), memory_(memory),
       bus_(bus), allocator_(memory.size()) {
     cpu_.set_posted_sink([this](uint32_t addr, uint32_t value) {
-        sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-        if (bus_.access(true, addr, value, delay) != RegisterBus::Result::Ok ||
-            delay != sc_core::SC_ZERO_TIME) {
+        if (!bus_.write_posted(addr, value)) {
             fail("hal_reg_write: the posted write to " + hex32(addr) +
                  " failed or took time (the device's postable registers are wrong)");
         }

@@ -60,6 +60,9 @@ public:
         WhenQuiet
     };
     virtual Posting posting(uint32_t addr) const = 0;
+    // Applies a posted write (the device's OperandPort, or an access that must take
+    // no time); false if the device answered with an error.
+    virtual bool write_posted(uint32_t addr, uint32_t value) = 0;
 };
 
 class NodeHal {

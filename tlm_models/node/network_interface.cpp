@@ -116,6 +116,14 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_
     }
 }
 
+// The register write alone: what b_transport adds does nothing for an operand (no
+// deposit completes at a time no method has reached yet; no line moves).
+bool NetworkInterface::write_operand(uint32_t offset, uint32_t value) {
+    access_offset_ = offset;
+    access_failed_ = false;
+    return core_.registers().write(offset, value) && !access_failed_;
+}
+
 void NetworkInterface::error(uint32_t code, const std::string &reg, const std::string &what) {
     access_failed_ = true;
     // reg is "at offset 0x..." for an offset that names no register.

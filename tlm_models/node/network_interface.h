@@ -30,6 +30,7 @@
 
 #include "hw/ni_regs.h"
 #include "tlm_models/common/device_fault.h"
+#include "tlm_models/common/operand_port.h"
 #include "tlm_models/common/trace_hub.h"
 #include "tlm_models/net/net_port.h"
 #include "tlm_models/node/network_interface_params.h"
@@ -69,6 +70,7 @@ struct NetworkInterfaceStats {
 
 class NetworkInterface : public sc_core::sc_module,
                          public net::PacketEndpoint,
+                         public common::OperandPort,
                          private NiCore::Client {
 public:
     SC_HAS_PROCESS(NetworkInterface);
@@ -159,6 +161,8 @@ protected:
     };
 
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
+    // A posted write to one of NiCore::postable_registers() (common::OperandPort).
+    bool write_operand(uint32_t offset, uint32_t value) override;
     // A programming error in the access being served: NiCore has set ERROR; reports
     // the fault and makes the access fail.
     void error(uint32_t code, const std::string &reg, const std::string &what);
