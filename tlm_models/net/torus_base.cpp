@@ -33,7 +33,7 @@ TorusBase::TorusBase(sc_core::sc_module_name name, const NetParams &params, uint
 TorusBase::~TorusBase() = default;
 
 int64_t TorusBase::now_cycle() const {
-    return int64_t(sc_core::sc_time_stamp().value() / cycle_units_);
+    return int64_t(sim_->time_stamp().value() / cycle_units_);
 }
 
 sc_core::sc_time TorusBase::time_of(int64_t cycle) const {

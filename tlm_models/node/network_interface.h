@@ -235,6 +235,8 @@ protected:
     bool refused_ = false;
 
     sc_core::sc_event irq_update_;
+    // The simulation's time without a library call (sc_time_stamp is not inline).
+    const sc_core::sc_simcontext *sim_ = sc_core::sc_get_curr_simcontext();
     // Inside a register access: ni_irqs_changed leaves the lines to the access's end
     // (drive_irqs_after_access), which writes them in the same evaluation phase
     // as the drive_irqs method would, without running it.

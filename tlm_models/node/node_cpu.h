@@ -206,7 +206,9 @@ private:
     bool remove_waiter(uint32_t handle, Thread *t); // false if t is not in the queue
     size_t activity_index(const std::string &name);
     void set_activity(size_t activity);
-    uint64_t now_ps() const { return sc_core::sc_time_stamp().value(); }
+    // The simulation's time without a library call (sc_time_stamp is not inline).
+    uint64_t now_ps() const { return sim_->time_stamp().value(); }
+    const sc_core::sc_simcontext *sim_ = sc_core::sc_get_curr_simcontext();
 
     const NodeCpuParams params_;
     const int node_id_;
