@@ -191,8 +191,13 @@ bool NodeCpu::quiet_through_pending() const {
         return false; // a synchronisation would serve it at once
     }
     // No process is runnable or notified now, and no timed event comes up to and
-    // including the end of the pending work.
-    return sc_core::sc_time_to_pending_activity().value() > pending_ps_;
+    // including the end of the pending work (sc_time_to_pending_activity, without
+    // its allocation).
+    if (sim_->pending_activity_at_current_time()) {
+        return false;
+    }
+    sc_core::sc_time next;
+    return !sim_->next_time(next) || next.value() > now_ps() + pending_ps_;
 }
 
 void NodeCpu::sync_unless_quiet() {
