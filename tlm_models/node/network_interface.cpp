@@ -95,18 +95,11 @@ std::string NetworkInterface::node_prefix() const {
 // ---- registers -------------------------------------------------------------------
 
 void NetworkInterface::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &) {
+    IrqBatch batch(*this);
     complete_due_deposits();
     access_offset_ = static_cast<uint32_t>(trans.get_address());
     access_failed_ = false;
-    in_access_ = true;
     common::transport_registers(core_.registers(), trans, trans.get_address());
-    in_access_ = false;
-    if (irqs_changed_in_access_) {
-        irqs_changed_in_access_ = false;
-        if (irqs_need_driving()) {
-            drive_irqs();
-        }
-    }
     if (access_failed_) {
         // The access that caused the error fails, so the firmware stops right there.
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
@@ -295,6 +288,7 @@ net::PacketPtr NetworkInterface::build_packet() {
 }
 
 void NetworkInterface::injected(uint64_t tag) {
+    IrqBatch batch(*this);
     if ((tag & 1u) == 0) {
         return;
     }
@@ -356,6 +350,7 @@ void NetworkInterface::ni_deposit_arrived(uint32_t handle, NiFragment &&fragment
 }
 
 void NetworkInterface::arriving(const net::Packet &pkt) {
+    IrqBatch batch(*this);
     complete_due_deposits();
     // Anything unusual is left to deliver(), which refuses or reports it.
     const std::vector<uint8_t> &p = pkt.payload;
@@ -413,6 +408,7 @@ bool NetworkInterface::deliver_cut_through(net::PacketPtr &pkt) {
 }
 
 bool NetworkInterface::deliver(net::PacketPtr &pkt) {
+    IrqBatch batch(*this);
     complete_due_deposits();
     if (cut_through_.active && pkt->id == cut_through_.packet_id) {
         return deliver_cut_through(pkt);
@@ -512,6 +508,7 @@ bool NetworkInterface::deliver(net::PacketPtr &pkt) {
 }
 
 void NetworkInterface::rx_dma_engine() {
+    IrqBatch batch(*this);
     complete_due_deposits();
 }
 
@@ -589,20 +586,29 @@ void NetworkInterface::trace_rx_ring() {
 // Most register accesses leave both lines as they are: then drive_irqs, which
 // would write the values the lines hold already, is not run at all. Only when
 // it wrote in this very delta cycle (a value not yet in the lines) it must run
-// again, to write the final one. A register access writes the lines itself
-// when it ends: drive_irqs, notified at once, would write them later in the
-// same evaluation phase, and the lines take the values in the same update phase
-// either way (a method run less per access that moves a line).
+// again, to write the final one. An entry point (IrqBatch) writes the lines
+// itself when it ends: drive_irqs, notified at once, would write them later in
+// the same evaluation phase, and the lines take the values in the same update
+// phase either way (a method run less each time a line moves).
 bool NetworkInterface::irqs_need_driving() const {
     return irq_write_delta_ == sc_core::sc_delta_count() || core_.rx_irq() != irq_rx_written_ ||
            core_.tx_irq() != irq_tx_written_;
 }
 
 void NetworkInterface::ni_irqs_changed() {
-    if (in_access_) {
-        irqs_changed_in_access_ = true;
+    if (irq_batch_depth_ > 0) {
+        irqs_changed_in_batch_ = true;
     } else if (irqs_need_driving()) {
         irq_update_.notify();
+    }
+}
+
+NetworkInterface::IrqBatch::~IrqBatch() {
+    if (--ni_.irq_batch_depth_ == 0 && ni_.irqs_changed_in_batch_) {
+        ni_.irqs_changed_in_batch_ = false;
+        if (ni_.irqs_need_driving()) {
+            ni_.drive_irqs();
+        }
     }
 }
 

@@ -237,11 +237,22 @@ protected:
     sc_core::sc_event irq_update_;
     // The simulation's time without a library call (sc_time_stamp is not inline).
     const sc_core::sc_simcontext *sim_ = sc_core::sc_get_curr_simcontext();
-    // Inside a register access: ni_irqs_changed leaves the lines to the access's end
-    // (drive_irqs_after_access), which writes them in the same evaluation phase
+    // Inside an entry point (a register access, a packet or report from the
+    // network, the receive DMA's wake-up): ni_irqs_changed leaves the lines to the
+    // entry point's end (IrqBatch), which writes them in the same evaluation phase
     // as the drive_irqs method would, without running it.
-    bool in_access_ = false;
-    bool irqs_changed_in_access_ = false;
+    class IrqBatch {
+    public:
+        explicit IrqBatch(NetworkInterface &ni) : ni_(ni) { ++ni_.irq_batch_depth_; }
+        ~IrqBatch();
+        IrqBatch(const IrqBatch &) = delete;
+        IrqBatch &operator=(const IrqBatch &) = delete;
+
+    private:
+        NetworkInterface &ni_;
+    };
+    int irq_batch_depth_ = 0;
+    bool irqs_changed_in_batch_ = false;
     // What drive_irqs wrote last, and in which delta cycle.
     bool irq_rx_written_ = false;
     bool irq_tx_written_ = false;
