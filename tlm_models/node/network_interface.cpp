@@ -162,6 +162,7 @@ uint64_t NetworkInterface::offer_delay_cycles(uint32_t body_start, uint32_t frag
 // header is built, and the packet is offered while it runs: cut-through), build
 // it at its offer time and offer it until the network takes it.
 void NetworkInterface::tx_engine() {
+    tx_waits_for_work_ = false;
     for (;;) {
         const uint64_t now = sim_->time_stamp().value();
         if (tx_.pkt) {
@@ -183,9 +184,28 @@ void NetworkInterface::tx_engine() {
         }
         if (!tx_.active && !take_descriptor()) {
             next_trigger(tx_work_);
+            tx_waits_for_work_ = true;
             return;
         }
         plan_packet();
+    }
+}
+
+// A push to an idle engine: it would run at once in this evaluation phase, take
+// the descriptor and plan its first packet, with the same time and state as here,
+// and then sleep until the offer. Doing the first step here and waking it at the
+// offer saves that activation.
+void NetworkInterface::ni_tx_pushed() {
+    if (!tx_waits_for_work_ || tx_.active || tx_.planned || tx_.pkt || !take_descriptor()) {
+        tx_work_.notify();
+        return;
+    }
+    plan_packet();
+    const uint64_t now = sim_->time_stamp().value();
+    if (tx_.offer_ps > now) {
+        tx_work_.notify(sc_core::sc_time::from_value(tx_.offer_ps - now));
+    } else {
+        tx_work_.notify();
     }
 }
 

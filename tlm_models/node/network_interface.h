@@ -175,7 +175,7 @@ protected:
         error(code, reg, what);
     }
     void ni_irqs_changed() override;
-    void ni_tx_pushed() override { tx_work_.notify(); }
+    void ni_tx_pushed() override;
     void ni_rx_space_returned() override;
     void ni_deposit(uint32_t handle, NiFragment &&fragment) override;
     void ni_deposit_pending(uint32_t handle, uint32_t length) override;
@@ -220,7 +220,8 @@ protected:
     uint32_t access_offset_ = 0; // of the register access being served
 
     // send side
-    uint64_t tx_engine_serial_ = 0; // next descriptor the engine starts
+    uint64_t tx_engine_serial_ = 0;  // next descriptor the engine starts
+    bool tx_waits_for_work_ = false; // tx_engine's last activation ended idle, on tx_work_
     uint64_t next_packet_id_ = 0;
     uint64_t tx_dma_free_ps_ = 0; // the send DMA has read the previous fragment by then
     TxWork tx_;
