@@ -1,5 +1,7 @@
 #include "tlm_models/net/packet_torus.h"
 
+#include "tlm_models/common/sim_time.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -247,7 +249,7 @@ void PacketTorus::pop_event() {
 
 void PacketTorus::wake_at(int64_t cycle) {
     const sc_core::sc_time at = time_of(cycle);
-    const sc_core::sc_time now = sim_->time_stamp();
+    const sc_core::sc_time now = common::sim_time();
     if (at < now) {
         // sc_time cannot go negative: the notification would wrap round to a time
         // in the past, and SystemC would move its clock backwards to get there.
@@ -1097,7 +1099,7 @@ void PacketTorus::wake_ahead() {
 // later ones are dropped and will be made by the usual processing.
 void PacketTorus::catch_up(int64_t now) {
     ahead_ = false;
-    const bool cycle_ran = last_step_cycle_ == now || sim_->time_stamp() > time_of(now);
+    const bool cycle_ran = last_step_cycle_ == now || common::sim_time() > time_of(now);
     const int64_t cycle = cycle_ran ? now : now - 1;
     if (ahead_through_ > cycle) {
         ++run_ahead_replays_;

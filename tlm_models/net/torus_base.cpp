@@ -1,5 +1,6 @@
 #include "tlm_models/net/torus_base.h"
 
+#include "tlm_models/common/sim_time.h"
 #include "tlm_models/net/flit_torus.h"
 #include "tlm_models/net/packet_torus.h"
 
@@ -33,7 +34,7 @@ TorusBase::TorusBase(sc_core::sc_module_name name, const NetParams &params, uint
 TorusBase::~TorusBase() = default;
 
 int64_t TorusBase::now_cycle() const {
-    return int64_t(sim_->time_stamp().value() / cycle_units_);
+    return int64_t(common::sim_time().value() / cycle_units_);
 }
 
 sc_core::sc_time TorusBase::time_of(int64_t cycle) const {

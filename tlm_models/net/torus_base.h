@@ -120,8 +120,6 @@ protected:
     TorusTopology topo_;
     RouteTable routes_{topo_};
     uint64_t cycle_units_; // SystemC time units per cycle
-    // The simulation's time without a library call (sc_time_stamp is not inline).
-    const sc_core::sc_simcontext *sim_ = sc_core::sc_get_curr_simcontext();
 
 private:
     std::vector<PacketEndpoint *> endpoints_;

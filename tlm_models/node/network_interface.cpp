@@ -1,6 +1,7 @@
 #include "tlm_models/node/network_interface.h"
 
 #include "tlm_models/common/register_transport.h"
+#include "tlm_models/common/sim_time.h"
 #include "tlm_models/node/node_cpu.h"
 
 #include <algorithm>
@@ -164,7 +165,7 @@ uint64_t NetworkInterface::offer_delay_cycles(uint32_t body_start, uint32_t frag
 void NetworkInterface::tx_engine() {
     tx_waits_for_work_ = false;
     for (;;) {
-        const uint64_t now = sim_->time_stamp().value();
+        const uint64_t now = common::sim_time().value();
         if (tx_.pkt) {
             if (!network_.try_inject(router_, tx_.pkt)) {
                 next_trigger(network_.injection_ready(router_));
@@ -201,7 +202,7 @@ void NetworkInterface::ni_tx_pushed() {
         return;
     }
     plan_packet();
-    const uint64_t now = sim_->time_stamp().value();
+    const uint64_t now = common::sim_time().value();
     if (tx_.offer_ps > now) {
         tx_work_.notify(sc_core::sc_time::from_value(tx_.offer_ps - now));
     } else {
@@ -213,7 +214,7 @@ bool NetworkInterface::take_descriptor() {
     if (tx_engine_serial_ >= core_.tx_pushed()) {
         return false;
     }
-    const uint64_t now = sim_->time_stamp().value();
+    const uint64_t now = common::sim_time().value();
     // Copy what the engine needs: the descriptor stays queued until retired.
     const NiTxDescriptor &queued = core_.tx_descriptor(tx_engine_serial_);
     tx_.active = true;
@@ -255,14 +256,14 @@ void NetworkInterface::packet_taken() {
         tx_.active = false;
         ++tx_engine_serial_;
         if (hub_ != nullptr) {
-            hub_->set(sig_tx_msg_, sim_->time_stamp().value(), trace::kNoValue);
+            hub_->set(sig_tx_msg_, common::sim_time().value(), trace::kNoValue);
         }
     }
 }
 
 void NetworkInterface::plan_packet() {
     size_packet();
-    const uint64_t now = sim_->time_stamp().value();
+    const uint64_t now = common::sim_time().value();
     const uint64_t built =
         std::max(now, tx_dma_free_ps_) + cycles_ps(tx_.setup_cycles + params_.packet_setup_cycles);
     tx_.offer_ps =
@@ -337,7 +338,7 @@ void NetworkInterface::ni_deposit(uint32_t handle, NiFragment &&fragment) {
     DmaJob job;
     job.handle = handle;
     job.fragment = std::move(fragment);
-    job.queued_ps = sim_->time_stamp().value();
+    job.queued_ps = common::sim_time().value();
     dma_jobs_.push_back(std::move(job));
     // Never inside this call (NiCore is in the middle of an access): at the earliest
     // when the access is over, in the same evaluation phase.
@@ -350,7 +351,7 @@ void NetworkInterface::ni_deposit_pending(uint32_t handle, uint32_t length) {
     job.handle = handle;
     job.fragment.length = length;
     job.arrived = false;
-    job.queued_ps = sim_->time_stamp().value();
+    job.queued_ps = common::sim_time().value();
     dma_jobs_.push_back(std::move(job));
     dma_due_.notify();
 }
@@ -365,7 +366,7 @@ void NetworkInterface::ni_deposit_arrived(uint32_t handle, NiFragment &&fragment
     }
     job->fragment = std::move(fragment);
     job->arrived = true;
-    job->tail_ps = sim_->time_stamp().value();
+    job->tail_ps = common::sim_time().value();
     dma_due_.notify();
 }
 
@@ -541,7 +542,7 @@ void NetworkInterface::complete_due_deposits() {
     if (dma_jobs_.empty()) {
         return; // the usual case: every register access and packet comes here first
     }
-    const uint64_t now = sim_->time_stamp().value();
+    const uint64_t now = common::sim_time().value();
     while (!dma_jobs_.empty()) {
         const DmaJob &job = dma_jobs_.front();
         if (!job.arrived) {
@@ -589,7 +590,7 @@ void NetworkInterface::observe(trace::TraceHub *hub, const std::string &scope) {
 
 void NetworkInterface::trace_received(uint64_t message_id, bool last, uint32_t src,
                                       uint32_t body_bytes) {
-    const uint64_t now = sim_->time_stamp().value();
+    const uint64_t now = common::sim_time().value();
     hub_->set(sig_rx_msg_, now, last ? trace::kNoValue : static_cast<int64_t>(message_id));
     if (last) {
         hub_->log({now, "NET", scope_, trace::Direction::End, "MSG", message_id,
@@ -600,7 +601,7 @@ void NetworkInterface::trace_received(uint64_t message_id, bool last, uint32_t s
 }
 
 void NetworkInterface::trace_rx_ring() {
-    hub_->set(sig_rx_ring_, sim_->time_stamp().value(), core_.rx_records());
+    hub_->set(sig_rx_ring_, common::sim_time().value(), core_.rx_records());
 }
 
 // Most register accesses leave both lines as they are: then drive_irqs, which

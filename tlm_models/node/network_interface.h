@@ -236,8 +236,6 @@ protected:
     bool refused_ = false;
 
     sc_core::sc_event irq_update_;
-    // The simulation's time without a library call (sc_time_stamp is not inline).
-    const sc_core::sc_simcontext *sim_ = sc_core::sc_get_curr_simcontext();
     // Inside an entry point (a register access, a packet or report from the
     // network, the receive DMA's wake-up): ni_irqs_changed leaves the lines to the
     // entry point's end (IrqBatch), which writes them in the same evaluation phase

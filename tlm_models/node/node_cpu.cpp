@@ -193,11 +193,12 @@ bool NodeCpu::quiet_through_pending() const {
     // No process is runnable or notified now, and no timed event comes up to and
     // including the end of the pending work (sc_time_to_pending_activity, without
     // its allocation).
-    if (sim_->pending_activity_at_current_time()) {
+    const sc_core::sc_simcontext *sim = sc_core::sc_get_curr_simcontext();
+    if (sim->pending_activity_at_current_time()) {
         return false;
     }
     sc_core::sc_time next;
-    return !sim_->next_time(next) || next.value() > now_ps() + pending_ps_;
+    return !sim->next_time(next) || next.value() > now_ps() + pending_ps_;
 }
 
 void NodeCpu::sync_unless_quiet() {

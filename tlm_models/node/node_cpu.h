@@ -17,6 +17,7 @@
 // this CPU or from one of its interrupt handlers.
 
 #include "hw/node_map.h"
+#include "tlm_models/common/sim_time.h"
 #include "tlm_models/common/trace_hub.h"
 #include "tlm_models/node/node_cpu_params.h"
 
@@ -206,9 +207,7 @@ private:
     bool remove_waiter(uint32_t handle, Thread *t); // false if t is not in the queue
     size_t activity_index(const std::string &name);
     void set_activity(size_t activity);
-    // The simulation's time without a library call (sc_time_stamp is not inline).
-    uint64_t now_ps() const { return sim_->time_stamp().value(); }
-    const sc_core::sc_simcontext *sim_ = sc_core::sc_get_curr_simcontext();
+    uint64_t now_ps() const { return common::sim_time().value(); }
 
     const NodeCpuParams params_;
     const int node_id_;
