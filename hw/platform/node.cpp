@@ -126,55 +126,58 @@ void Node::attach_device(const std::string &dev_name, uint32_t base, uint32_t si
     }
 }
 
-RegisterBus::Result Node::access(bool write, uint32_t addr, uint32_t &value,
-                                 sc_core::sc_time &delay) {
+const Node::Window *Node::window_of(uint32_t addr) const {
     for (const Window &w : windows_) {
         if (addr - w.base < w.size) {
-            // One payload for every access: constructing one allocates its
-            // extension array, and accesses never nest (b_transport does not wait).
-            tlm::tlm_generic_payload &trans = access_payload_;
-            trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-            trans.set_address(addr - w.base);
-            trans.set_data_ptr(reinterpret_cast<unsigned char *>(&value));
-            trans.set_data_length(4);
-            trans.set_streaming_width(4);
-            trans.set_byte_enable_ptr(nullptr);
-            trans.set_dmi_allowed(false);
-            trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-            bus_[w.socket_index]->b_transport(trans, delay);
-            return trans.is_response_ok() ? Result::Ok : Result::DeviceError;
+            return &w;
         }
     }
-    return Result::Unmapped;
+    return nullptr;
+}
+
+RegisterBus::Result Node::access(bool write, uint32_t addr, uint32_t &value,
+                                 sc_core::sc_time &delay) {
+    const Window *w = window_of(addr);
+    if (w == nullptr) {
+        return Result::Unmapped;
+    }
+    // One payload for every access: constructing one allocates its extension
+    // array, and accesses never nest (b_transport does not wait).
+    tlm::tlm_generic_payload &trans = access_payload_;
+    trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    trans.set_address(addr - w->base);
+    trans.set_data_ptr(reinterpret_cast<unsigned char *>(&value));
+    trans.set_data_length(4);
+    trans.set_streaming_width(4);
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_dmi_allowed(false);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    bus_[w->socket_index]->b_transport(trans, delay);
+    return trans.is_response_ok() ? Result::Ok : Result::DeviceError;
 }
 
 bool Node::write_posted(uint32_t addr, uint32_t value) {
-    for (const Window &w : windows_) {
-        if (addr - w.base < w.size) {
-            if (w.operands != nullptr) {
-                return w.operands->write_operand(addr - w.base, value);
-            }
-            sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-            return access(true, addr, value, delay) == Result::Ok && delay == sc_core::SC_ZERO_TIME;
-        }
+    const Window *w = window_of(addr);
+    if (w == nullptr) {
+        return false;
     }
-    return false;
+    if (w->operands != nullptr) {
+        return w->operands->write_operand(addr - w->base, value);
+    }
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    return access(true, addr, value, delay) == Result::Ok && delay == sc_core::SC_ZERO_TIME;
 }
 
 RegisterBus::Posting Node::posting(uint32_t addr) const {
-    for (const Window &w : windows_) {
-        if (addr - w.base < w.size) {
-            uint32_t offset = addr - w.base;
-            if (offset >= 256) {
-                return Posting::No;
-            }
-            if ((w.postable_words >> (offset / 4) & 1) != 0) {
-                return Posting::Always;
-            }
-            return (w.quiet_words >> (offset / 4) & 1) != 0 ? Posting::WhenQuiet : Posting::No;
-        }
+    const Window *w = window_of(addr);
+    if (w == nullptr || addr - w->base >= 256) {
+        return Posting::No;
     }
-    return Posting::No;
+    const uint32_t word = (addr - w->base) / 4;
+    if ((w->postable_words >> word & 1) != 0) {
+        return Posting::Always;
+    }
+    return (w->quiet_words >> word & 1) != 0 ? Posting::WhenQuiet : Posting::No;
 }
 
 std::vector<uint8_t> Node::read_memory(uint32_t addr, uint32_t len) {

@@ -105,6 +105,7 @@ private:
         common::OperandPort *operands;
     };
 
+    const Window *window_of(uint32_t addr) const; // nullptr: no device there
     Result access(bool write, uint32_t addr, uint32_t &value, sc_core::sc_time &delay) override;
     Posting posting(uint32_t addr) const override;
     bool write_posted(uint32_t addr, uint32_t value) override;
