@@ -202,6 +202,12 @@ bool NodeCpu::quiet_through_pending() const {
 }
 
 void NodeCpu::sync_unless_quiet() {
+    if (in_handler_ && hub_ == nullptr) {
+        // Nothing interrupts a handler, and what it posts or spawns runs only after
+        // it ends: such a point orders nothing here.
+        ++handler_syncs_skipped_;
+        return;
+    }
     if (quiet_through_pending()) {
         ++quiet_syncs_skipped_;
     } else {

@@ -176,6 +176,8 @@ public:
     // quiet, and synchronisations left out for the same reason.
     uint64_t quiet_posts() const { return quiet_posts_; }
     uint64_t quiet_syncs_skipped() const { return quiet_syncs_skipped_; }
+    // Points left out because a handler made them (NodeCpu::sync_unless_quiet).
+    uint64_t handler_syncs_skipped() const { return handler_syncs_skipped_; }
     // Reports the activity holding the CPU, busy, the ready-thread count and the
     // interrupt lines to `hub` under `scope` (docs/observe.md). Before sc_start.
     void observe(trace::TraceHub *hub, const std::string &scope);
@@ -264,6 +266,7 @@ private:
     uint64_t timers_expired_ = 0;
     uint64_t quiet_posts_ = 0;
     uint64_t quiet_syncs_skipped_ = 0;
+    uint64_t handler_syncs_skipped_ = 0;
     bool trace_on_ = false;
     std::vector<ActivityInterval> trace_;
 
