@@ -10,12 +10,14 @@ void declare_machine_params(config::Registry &reg) {
     reg.add_int("machine.iop_count", 16, "nodes", {1, 4096}, "number of I/O processors (IOPs)",
                 "given: docs/reference.md §2 (16 IOPs)");
     reg.add_int("machine.disks_per_iop", 1, "disks", {1, 64},
-                "HP 97560 disks on each IOP's SCSI bus", "given: docs/reference.md §2 (one per IOP)");
+                "HP 97560 disks on each IOP's SCSI bus",
+                "given: docs/reference.md §2 (one per IOP)");
     reg.add_real("machine.cpu_mhz", 50.0, "MHz", {1, 10000}, "clock of every CP and IOP",
                  "given: docs/reference.md §2 (50 MHz RISC)");
-    reg.add_string("machine.placement", "interleaved", {"interleaved", "split"},
-                   "how CPs and IOPs are placed on the torus routers (docs/machine.md)",
-                   "estimate: not published (docs/reference.md §2); interleaved spreads IOP traffic");
+    reg.add_string(
+        "machine.placement", "interleaved", {"interleaved", "split"},
+        "how CPs and IOPs are placed on the torus routers (docs/machine.md)",
+        "estimate: not published (docs/reference.md §2); interleaved spreads IOP traffic");
     reg.add_int("net.width", 6, "routers", {2, 64}, "torus routers along X",
                 "given: docs/reference.md §2 (6x6 torus)");
     reg.add_int("net.height", 6, "routers", {2, 64}, "torus routers along Y",
