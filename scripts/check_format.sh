@@ -1,0 +1,36 @@
+#!/bin/bash
+# Every tracked C and C++ source is formatted per .clang-format (docs/developing.md).
+#
+#   scripts/check_format.sh [--fix]
+#
+# Lists the files that differ (clang-format --dry-run) and exits 1, or with --fix
+# rewrites them. Exit 77 (CTest: skipped) when clang-format or git is missing, or
+# when the sources are not a git checkout (a source archive).
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+cd "$here" || exit 2
+if ! command -v clang-format >/dev/null || ! command -v git >/dev/null; then
+    echo "check_format: clang-format or git is not installed (scripts/install-deps.sh installs both); skipped" >&2
+    exit 77
+fi
+if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    echo "check_format: $here is not a git checkout; skipped" >&2
+    exit 77
+fi
+mapfile -t files < <(git ls-files '*.c' '*.h' '*.cpp' '*.hpp')
+if [ "${1:-}" = "--fix" ]; then
+    clang-format -i "${files[@]}"
+    exit 0
+fi
+bad=()
+for f in "${files[@]}"; do
+    if ! clang-format --dry-run -Werror "$f" >/dev/null 2>&1; then
+        bad+=("$f")
+    fi
+done
+if [ ${#bad[@]} -ne 0 ]; then
+    echo "check_format: ${#bad[@]} of ${#files[@]} files differ from .clang-format (scripts/check_format.sh --fix rewrites them):" >&2
+    printf '  %s\n' "${bad[@]}" >&2
+    exit 1
+fi
+echo "check_format: ${#files[@]} files formatted per .clang-format"
