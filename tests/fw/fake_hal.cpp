@@ -529,7 +529,7 @@ struct FakeMachine::Impl {
         const node::NiTxDescriptor &d = ni.core->tx_descriptor(serial);
         Message msg;
         msg.src = n.id;
-        msg.hdr = d.header;
+        msg.hdr.assign(d.header.begin(), d.header.end());
         // The body is read as it leaves: a sender that reuses it early sends garbage.
         msg.body.assign(n.mem.data() + d.body_addr, n.mem.data() + d.body_addr + d.body_bytes);
         if (!msg.body.empty() && ++bodies == opts.corrupt_body_nth) {

@@ -2,6 +2,7 @@
 
 #include "tlm_models/common/register_transport.h"
 #include "tlm_models/common/sim_time.h"
+#include "tlm_models/net/packet_pool.h"
 #include "tlm_models/node/node_cpu.h"
 
 #include <algorithm>
@@ -281,7 +282,7 @@ void NetworkInterface::plan_packet() {
 // "Timing of one message").
 net::PacketPtr NetworkInterface::build_packet() {
     const uint32_t hdr_bytes = tx_.hdr_bytes, frag = tx_.frag;
-    auto pkt = std::make_unique<net::Packet>();
+    net::PacketPtr pkt = net::make_packet();
     pkt->id = (static_cast<uint64_t>(node_id_) << 40) | next_packet_id_++;
     pkt->src_router = router_;
     pkt->dst_router = node_routers_[tx_.dest];
@@ -423,7 +424,7 @@ bool NetworkInterface::deliver_cut_through(net::PacketPtr &pkt) {
         trace_received(ct.packet_id, ct.last, HW_NI_FRAME_SRC(get_le32(f.bytes.data())),
                        get_le32(f.bytes.data() + 8));
     }
-    pkt.reset();
+    net::recycle(pkt);
     core_.fragment_arrived(ct.handle, std::move(f), true);
     return true;
 }
@@ -524,7 +525,7 @@ bool NetworkInterface::deliver(net::PacketPtr &pkt) {
         f.bytes = std::move(pkt->payload);
         core_.fragment_arrived(handle, std::move(f), false);
     }
-    pkt.reset();
+    net::recycle(pkt);
     return true;
 }
 
@@ -570,6 +571,7 @@ void NetworkInterface::complete_due_deposits() {
         DmaJob finished = std::move(dma_jobs_.front());
         dma_jobs_.pop_front();
         core_.deposit(finished.handle, finished.fragment);
+        net::recycle_buffer(std::move(finished.fragment.bytes));
     }
 }
 

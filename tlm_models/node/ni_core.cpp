@@ -21,6 +21,16 @@ std::string range_text(uint32_t addr, uint32_t bytes) {
 
 } // namespace
 
+void NiHeaderBytes::assign(const uint8_t *first, const uint8_t *last) {
+    const size_t n = static_cast<size_t>(last - first);
+    if (n > bytes.size()) {
+        throw std::length_error("NiHeaderBytes: a header of " + std::to_string(n) +
+                                " bytes (at most HW_NI_HDR_MAX_BYTES)");
+    }
+    std::copy(first, last, bytes.begin());
+    count = static_cast<uint32_t>(n);
+}
+
 NiCore::NiCore(const Config &config, Client &client, uint8_t *memory, uint32_t memory_bytes)
     : config_(config), client_(client), memory_(memory), memory_bytes_(memory_bytes),
       regs_(hw_ni_register_table, HW_NI_SIZE), ctrl_(regs_.storage(HW_NI_REG_CTRL)),

@@ -15,6 +15,7 @@
 #include "hw/node_map.h"
 #include "tlm_models/common/register_block.h"
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <string>
@@ -32,6 +33,20 @@ struct NiFragment {
     std::vector<uint8_t> bytes;
 };
 
+// A descriptor's copy of the software header (at most HW_NI_HDR_MAX_BYTES): held
+// in place, so a push allocates nothing.
+struct NiHeaderBytes {
+    std::array<uint8_t, HW_NI_HDR_MAX_BYTES> bytes{};
+    uint32_t count = 0;
+
+    void assign(const uint8_t *first, const uint8_t *last);
+    const uint8_t *begin() const { return bytes.data(); }
+    const uint8_t *end() const { return bytes.data() + count; }
+    size_t size() const { return count; }
+    bool empty() const { return count == 0; }
+    uint8_t operator[](size_t i) const { return bytes[i]; }
+};
+
 // One TX_PUSH: the six registers and the header bytes copied at push time.
 struct NiTxDescriptor {
     uint64_t serial = 0; // 0, 1, 2, ... in push order
@@ -42,7 +57,7 @@ struct NiTxDescriptor {
     bool notify = false;
     uint16_t seq = 0;      // message sequence number for the frame
     bool finished = false; // the last packet's tail has left
-    std::vector<uint8_t> header;
+    NiHeaderBytes header;
 };
 
 struct NiCoreStats {
