@@ -33,7 +33,7 @@ PacketPtr make_packet() {
         pkt = std::move(p.packets.back());
         p.packets.pop_back();
     }
-    if (pkt->payload.capacity() == 0 && !p.buffers.empty()) {
+    if (!p.buffers.empty()) { // pooled packets hold no buffer (recycle)
         pkt->payload = std::move(p.buffers.back());
         p.buffers.pop_back();
     }
@@ -54,17 +54,13 @@ void recycle(PacketPtr &pkt) {
     if (!pkt) {
         return;
     }
+    recycle_buffer(std::move(pkt->payload)); // a buffer not kept is freed below
     Pool &p = pool();
     if (p.packets.size() >= kMaxPackets) {
         pkt.reset();
         return;
     }
-    std::vector<uint8_t> payload = std::move(pkt->payload);
     *pkt = Packet{};
-    if (payload.capacity() != 0 && payload.capacity() <= kMaxBufferBytes) {
-        payload.clear();
-        pkt->payload = std::move(payload);
-    }
     p.packets.push_back(std::move(pkt));
 }
 

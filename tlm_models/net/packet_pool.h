@@ -14,8 +14,8 @@
 
 namespace starfish::net {
 
-// A packet with every field at its default and an empty payload (whose capacity
-// a recycled buffer may already hold).
+// A packet with every field at its default and an empty payload (with a recycled
+// buffer's capacity when the pool has one).
 PacketPtr make_packet();
 // Returns the packet and its payload buffer to the pool; pkt becomes null.
 void recycle(PacketPtr &pkt);
