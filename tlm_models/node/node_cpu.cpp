@@ -484,11 +484,11 @@ void NodeCpu::exit_thread() {
 void NodeCpu::yield() {
     require_thread("hal_yield");
     charge(params_.yield_cycles);
-    if (ready_.empty() && quiet_through_pending()) {
-        ++quiet_syncs_skipped_;
-        return; // the synchronisation would find no other thread ready either
+    if (ready_.empty()) {
+        sync_unless_quiet(); // left out when quiet: no other thread can become ready
+    } else {
+        sync();
     }
-    sync();
     if (ready_.empty()) {
         return;
     }
