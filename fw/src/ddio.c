@@ -215,7 +215,7 @@ static void move_pieces(fw_ddio_iop_t *io, ddio_buffer_t *b, uint64_t file_block
     uint64_t start = file_block * io->block_bytes;
     bool write = io->is_write;
     fw_pattern_piece_iter_t it;
-    fw_ddio_range_iter_t range_it;
+    fw_ddio_range_iter_t range_it = {0}; /* only used when io->range; GCC 12 -O3 cannot tell */
     fw_pattern_piece_t piece;
     uint32_t piece_cycles = io->piece_cycles;
     if (io->range) {
