@@ -226,7 +226,6 @@ bool NetworkInterface::take_descriptor() {
     tx_.body_bytes = queued.body_bytes;
     tx_.seq = queued.seq;
     tx_.header_bytes = static_cast<uint32_t>(queued.header.size());
-    // std::copy: a message without header has a null data() (memcpy's UB, UBSan).
     std::copy(queued.header.begin(), queued.header.end(), tx_.header);
     tx_.setup_cycles = params_.descriptor_setup_cycles;
     tx_.offset = 0;

@@ -43,7 +43,6 @@ struct NiHeaderBytes {
     const uint8_t *begin() const { return bytes.data(); }
     const uint8_t *end() const { return bytes.data() + count; }
     size_t size() const { return count; }
-    bool empty() const { return count == 0; }
     uint8_t operator[](size_t i) const { return bytes[i]; }
 };
 
