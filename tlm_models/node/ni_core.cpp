@@ -184,7 +184,7 @@ void NiCore::push_descriptor(uint32_t flags) {
                   std::to_string(memory_bytes_) + " bytes)");
         return;
     }
-    NiTxDescriptor d;
+    NiTxDescriptor &d = txq_.emplace_back(); // built in place: no copy of its header
     d.serial = next_tx_serial_++;
     d.dest = tx_dest_;
     d.body_addr = tx_body_addr_;
@@ -195,7 +195,6 @@ void NiCore::push_descriptor(uint32_t flags) {
     if (tx_hdr_bytes_ > 0) {
         d.header.assign(memory_ + tx_hdr_addr_, memory_ + tx_hdr_addr_ + tx_hdr_bytes_);
     }
-    txq_.push_back(std::move(d));
     client_.ni_tx_pushed();
     client_.ni_irqs_changed();
 }
