@@ -207,7 +207,7 @@ void fw_layout_build_table(const fw_layout_t *l, uint32_t disk, uint32_t *table)
 
 uint32_t fw_layout_lba(const fw_layout_t *l, const uint32_t *table, uint64_t local_index) {
     if (l->params.kind == FW_LAYOUT_CONTIGUOUS) {
-        return (uint32_t)((l->params.start_block + local_index) * l->sectors_per_block);
+        return fw_layout_logical_lba(l, local_index);
     }
     return table[local_index];
 }

@@ -284,6 +284,15 @@ static const fw_param_decl_t fw_params_table[] = {
                  "(two queues ordered by LBA, ahead of and behind the head), fcfs = arrival "
                  "order",
                  "given: docs/reference.md §2, §7 (CSCAN in the final configuration)"),
+    STRING_PARAM(FW_KEY_SPFS_DISK_QUEUE_KEY, "logical", "logical|physical",
+                 "what cscan orders a disk's queue by: logical = the block's place among the "
+                 "file's blocks on that disk (the disk-block number the file system knows), "
+                 "physical = the drive LBA the layout puts it at; the same on the contiguous "
+                 "layout",
+                 "published: Kotz 1996 (tuning report) §2.1, §4.1: queues 'in order of "
+                 "increasing disk-block number', and on the random layout C-SCAN 'made less "
+                 "difference ... a fairly long seek on every access'; SPFS random-blocks rb "
+                 "equals DDIO without presort (Table 16). docs/calibration.md"),
     STRING_PARAM(FW_KEY_SPFS_REQUESTS, "queued", "queued|thread",
                  "IOP request handling: queued = the interrupt handler queues each request "
                  "for a pool of server threads (one per cache buffer); thread = it creates "

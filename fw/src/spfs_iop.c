@@ -26,7 +26,7 @@ typedef struct spfs_disk {
     fw_spfs_diskq_t *q;
     hal_sem_t work; /* one unit per queued request */
     fw_scsi_cmd_t *cmd;
-    uint32_t head_lba; /* end of the last transfer */
+    uint32_t head_lba; /* end of the last transfer, in the disk queue's key */
     bool busy;
 } spfs_disk_t;
 
@@ -55,6 +55,7 @@ struct fw_spfs_iop {
     /* options */
     bool prefetch;
     bool prefetch_after_reply; /* spfs.prefetch_when = reply */
+    bool queue_by_physical;    /* spfs.disk_queue_key = physical */
     bool file_exists;          /* before the run the file holds data (read patterns) */
     /* costs */
     uint32_t request_cycles;
@@ -100,8 +101,9 @@ static void queue_disk(fw_spfs_iop_t *io, uint32_t local_disk, uint32_t b, bool 
     spfs_disk_t *d = &io->disk[local_disk];
     const fw_spfs_buf_t *bb = fw_spfs_cache_buf(io->cache, b);
     hal_cycles(io->h, io->diskq_insert_cycles);
-    uint32_t lba = fw_layout_lba(&io->layout, d->table, bb->block);
-    if (!fw_spfs_diskq_push(d->q, lba, ((uint64_t)b << 1) | (write ? COOKIE_WRITE : 0))) {
+    uint32_t key = io->queue_by_physical ? fw_layout_lba(&io->layout, d->table, bb->block)
+                                         : fw_layout_logical_lba(&io->layout, bb->block);
+    if (!fw_spfs_diskq_push(d->q, key, ((uint64_t)b << 1) | (write ? COOKIE_WRITE : 0))) {
         hal_fail(io->h, "SPFS: disk queue full (sized for every cache buffer)");
         return;
     }
@@ -418,27 +420,28 @@ static void disk_thread(hal_t *h, void *arg) {
         uint64_t block = bb->block;
         uint16_t sectors = (uint16_t)((bb->block_len + HW_SECTOR_BYTES - 1) / HW_SECTOR_BYTES);
         uint32_t addr = hal_mem_addr(h, buf_data(io, b));
+        uint32_t lba = fw_layout_lba(&io->layout, d->table, block);
         if (write) {
             ++io->stats.disk_writes;
-            uint32_t st = fw_scsi_do10(io->scsi, d->cmd, d->target, HW_SCSI_OP_WRITE10, 0, r.lba,
+            uint32_t st = fw_scsi_do10(io->scsi, d->cmd, d->target, HW_SCSI_OP_WRITE10, 0, lba,
                                        sectors, addr);
             if (st != HW_SCSI_STATUS_GOOD) {
-                fail_status(io, "disk write", r.lba, d->cmd, st);
+                fail_status(io, "disk write", lba, d->cmd, st);
                 return;
             }
             d->has_data[block] = 1;
             fw_spfs_cache_writeback_done(c, b);
         } else {
             ++io->stats.disk_reads;
-            uint32_t st = fw_scsi_do10(io->scsi, d->cmd, d->target, HW_SCSI_OP_READ10, 0, r.lba,
-                                       sectors, addr);
+            uint32_t st =
+                fw_scsi_do10(io->scsi, d->cmd, d->target, HW_SCSI_OP_READ10, 0, lba, sectors, addr);
             if (st != HW_SCSI_STATUS_GOOD) {
-                fail_status(io, "disk read", r.lba, d->cmd, st);
+                fail_status(io, "disk read", lba, d->cmd, st);
                 return;
             }
             fw_spfs_cache_fill_done(c, b);
         }
-        d->head_lba = r.lba + sectors;
+        d->head_lba = r.lba + sectors; /* in the queue's key space */
         d->busy = false;
         wake_all(h, &io->waits[b].sem, &io->waits[b].waiters);
         if (!fw_spfs_cache_busy(c, b)) {
@@ -486,6 +489,8 @@ fw_spfs_iop_t *fw_spfs_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
     io->prefetch = hal_config_int(h, FW_KEY_SPFS_PREFETCH) != 0;
     io->prefetch_after_reply =
         strcmp(hal_config_string(h, FW_KEY_SPFS_PREFETCH_WHEN), "reply") == 0;
+    io->queue_by_physical =
+        strcmp(hal_config_string(h, FW_KEY_SPFS_DISK_QUEUE_KEY), "physical") == 0;
     io->request_cycles = cost(h, FW_KEY_COST_SPFS_REQUEST);
     io->lookup_cycles = cost(h, FW_KEY_COST_SPFS_CACHE_LOOKUP);
     io->lru_cycles = cost(h, FW_KEY_COST_SPFS_LRU_UPDATE);

@@ -209,6 +209,27 @@ BOOST_AUTO_TEST_CASE(locate_uses_the_disk_tables) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(logical_lba_is_the_contiguous_address_on_every_layout) {
+    // What a file system knows without the physical layout (SPFS's disk queue key):
+    // on the contiguous layout it is the LBA itself; on the random ones it keeps
+    // the file's order while the LBAs do not.
+    fw_layout_params_t p = params(FW_LAYOUT_CONTIGUOUS, 1280);
+    p.start_block = 7;
+    fw_layout_t c = make(p);
+    for (uint64_t i = 0; i < fw_layout_disk_block_count(&c, 0); ++i) {
+        BOOST_TEST(fw_layout_logical_lba(&c, i) == fw_layout_lba(&c, nullptr, i));
+        BOOST_TEST(fw_layout_logical_lba(&c, i) == (7 + i) * 16);
+    }
+    fw_layout_t r = make(params(FW_LAYOUT_RANDOM_BLOCKS, 1280));
+    std::vector<uint32_t> t = table(r, 3);
+    bool lba_in_order = true;
+    for (uint64_t i = 1; i < t.size(); ++i) {
+        BOOST_TEST(fw_layout_logical_lba(&r, i) == i * 16);
+        lba_in_order = lba_in_order && t[i] > t[i - 1];
+    }
+    BOOST_TEST(!lba_in_order);
+}
+
 BOOST_AUTO_TEST_CASE(presort_by_lba) {
     fw_layout_t l = make(params(FW_LAYOUT_RANDOM_BLOCKS, 16 * 500));
     auto t = table(l, 3);

@@ -105,6 +105,13 @@ void fw_layout_build_table(const fw_layout_t *l, uint32_t disk, uint32_t *table)
  * (ignored, may be NULL, for contiguous). */
 uint32_t fw_layout_lba(const fw_layout_t *l, const uint32_t *table, uint64_t local_index);
 
+/* The LBA local block local_index would have in the contiguous layout: the disk-block
+ * number a file system knows without the physical layout, in sectors. Equal to
+ * fw_layout_lba() for the contiguous layout. */
+static inline uint32_t fw_layout_logical_lba(const fw_layout_t *l, uint64_t local_index) {
+    return (uint32_t)((l->params.start_block + local_index) * l->sectors_per_block);
+}
+
 /* (disk, first LBA) of a file block; tables[d] is disk d's table (tables itself may
  * be NULL for contiguous). */
 typedef struct fw_block_location {

@@ -96,6 +96,7 @@
 #define FW_KEY_SPFS_OUTSTANDING "spfs.outstanding"
 #define FW_KEY_SPFS_CACHE_BUFFERS_PER_CP_DISK "spfs.cache_buffers_per_cp_disk"
 #define FW_KEY_SPFS_DISK_QUEUE "spfs.disk_queue"
+#define FW_KEY_SPFS_DISK_QUEUE_KEY "spfs.disk_queue_key"
 #define FW_KEY_SPFS_REQUESTS "spfs.requests"
 #define FW_KEY_SPFS_MEMGET_WRITES "spfs.memget_writes"
 #define FW_KEY_SPFS_PREFETCH "spfs.prefetch"
