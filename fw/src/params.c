@@ -306,13 +306,21 @@ static const fw_param_decl_t fw_params_table[] = {
                "after each read request the IOP reads the next block of the same disk into "
                "its cache if it is not there",
                "given: docs/reference.md §2 (one block ahead on the same disk)", 0u),
-    STRING_PARAM(FW_KEY_SPFS_PREFETCH_WHEN, "request", "request|reply",
+    STRING_PARAM(FW_KEY_SPFS_PREFETCH_WHEN, "reply", "request|reply",
                  "when a read's prefetch is queued: request = as the read request is seen, "
-                 "before any wait for its block; reply = after the reply has been sent (the "
-                 "prefetch then usually lands behind the C-SCAN head)",
-                 "convention: request; the paper says only 'after each read request'. "
-                 "reply matches the published rbb and rbc 8 KB cells but makes rb depend on "
-                 "the disks' rotational phases (docs/spfs.md, docs/calibration.md)"),
+                 "before any wait for its block; reply = after the reply has been sent",
+                 "published: Kotz 1997 (TOCS) §4 'prefetched one block ahead after each read "
+                 "request'; the IOP pseudo-code of the disk-directed I/O papers replies first "
+                 "and then prefetches. With spfs.client_flow = per-disk it reproduces the "
+                 "medium-chunk reads (rbb, rbc, rcc) and keeps rb stable (docs/calibration.md)"),
+    STRING_PARAM(FW_KEY_SPFS_CLIENT_FLOW, "per-disk", "per-disk|file-order",
+                 "how a CP's file-system call refills its K requests per disk: per-disk = a "
+                 "reply from a disk sends that disk's next block at once; file-order = the "
+                 "blocks leave strictly in file order, a block whose disk has K outstanding "
+                 "holding back every later block",
+                 "published: Kotz 1996 (tuning report) §2.2: 'As soon as a disk replies that "
+                 "it has completed a given IOP request, another IOP request is sent to that "
+                 "disk' (docs/spfs.md)"),
     INT_PARAM(FW_KEY_SPFS_GROUPS, 0, "CPs", 0, 4096,
               "node grouping: the CPs take turns in groups of this many consecutive CPs, a "
               "group starting when the previous one has all its replies; 0 = off (all CPs "

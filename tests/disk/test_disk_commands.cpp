@@ -400,6 +400,8 @@ BOOST_AUTO_TEST_CASE(more_segments_keep_an_earlier_stream_cached) {
         return sim::run_isolated([segments] {
             config::Config cfg = default_config();
             cfg.set("disk.cache_segments", segments, "test");
+            // A segment keeps the window it read, so going back to it can hit.
+            cfg.set("disk.cache_keep", "window", "test");
             json out;
             run_rig(cfg, 1, [&](DiskRig &rig) {
                 rig.run(0, HW_SCSI_OP_READ10, 0, 100000, 16, DiskRig::kBufferBase);

@@ -58,6 +58,8 @@ struct FakeIop {
     uint32_t block_bytes = 8192;
     uint32_t disks = 1; // file disks D
     uint64_t delay = 20000;
+    std::map<uint32_t, uint64_t> disk_delay; // per file disk, instead of delay
+    std::vector<uint32_t> started;           // file disk of each request, in service order
     std::map<std::pair<unsigned, uint32_t>, int> in_service, most;
     int served = 0;
     int bad_writes = 0;
@@ -73,7 +75,9 @@ void fake_serve(fw_msg_t *m, const fw_request_t *req, void *arg) {
     auto key = std::make_pair(req->src, disk);
     int now = ++io->in_service[key];
     io->most[key] = std::max(io->most[key], now);
-    hal_sleep_cycles(h, io->delay);
+    io->started.push_back(disk);
+    auto slow = io->disk_delay.find(disk);
+    hal_sleep_cycles(h, slow != io->disk_delay.end() ? slow->second : io->delay);
     uint64_t at = block * io->block_bytes + off;
     std::vector<uint8_t> data(len);
     if (req->hdr.type == FW_SPFS_READ_TYPE) {
@@ -120,7 +124,7 @@ struct ClientRun {
 // Runs pattern `name` on `cps` CPs against `iops` fake IOPs; returns per-CP results.
 std::vector<ClientRun> run_client(const std::string &name, int record, double file_mb, int k,
                                   unsigned cps, unsigned iops, bool memget_writes, FakeIop &io,
-                                  std::string *failure) {
+                                  std::string *failure, const std::string &flow = "per-disk") {
     FakeOptions o;
     o.cp_count = cps;
     o.iop_count = iops;
@@ -128,6 +132,7 @@ std::vector<ClientRun> run_client(const std::string &name, int record, double fi
     o.max_threads = 256;
     auto fm = spfs_machine(o, name, record, file_mb, k);
     fm->set_int("spfs.memget_writes", memget_writes ? 1 : 0);
+    fm->set_string("spfs.client_flow", flow);
     io.disks = iops;
     std::vector<ClientRun> runs(cps);
     std::vector<NodeEnv> envs;
@@ -218,6 +223,35 @@ BOOST_AUTO_TEST_CASE(client_keeps_k_requests_per_disk_in_flight_and_no_more) {
             }
             BOOST_TEST(io.served == 32);
             BOOST_TEST((runs[0].buffer == expected("rn", 8192, 0.25, 1, 0)));
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(per_disk_flow_refills_a_disk_as_soon_as_it_replies) {
+    // rn on one CP, K = 1, two file disks: disk 0 takes 100 times longer than disk 1.
+    // Per-disk flow (the tuning report's "as soon as a disk replies ... another IOP
+    // request is sent to that disk") keeps disk 1 busy while disk 0 works on one
+    // block; strict file order makes disk 1 wait behind each of disk 0's blocks.
+    for (const std::string flow : {"per-disk", "file-order"}) {
+        FakeIop io;
+        io.disk_delay = {{0u, 200000u}, {1u, 2000u}};
+        std::string failure;
+        auto runs = run_client("rn", 8192, 0.25, 1, 1, 2, false, io, &failure, flow);
+        BOOST_TEST_CONTEXT(flow) {
+            BOOST_TEST_REQUIRE(failure.empty(), failure);
+            BOOST_TEST(runs[0].status == FW_MSG_OK);
+            BOOST_TEST(runs[0].stats.requests == 32u);
+            BOOST_TEST(runs[0].stats.max_outstanding == 1u);
+            BOOST_TEST((runs[0].buffer == expected("rn", 8192, 0.25, 1, 0)));
+            // Disk-1 requests served before disk 0's second one started.
+            auto second0 = std::find(std::find(io.started.begin(), io.started.end(), 0u) + 1,
+                                     io.started.end(), 0u);
+            auto early = std::count(io.started.begin(), second0, 1u);
+            if (flow == "per-disk") {
+                BOOST_TEST(early == 16);
+            } else {
+                BOOST_TEST(early == 1);
+            }
         }
     }
 }

@@ -47,13 +47,16 @@ void declare_disk_params(config::Registry &reg) {
         "earlier streams' data (LRU)",
         "estimate: one segment, the simplest reading of docs/reference.md §3; more only help "
         "interleaved streams (docs/disk.md)");
-    reg.add_string("disk.cache_keep", "window", {"window", "ahead"},
+    reg.add_string("disk.cache_keep", "ahead", {"window", "ahead"},
                    "which read-stream data a segment keeps: window = the last segment-size of "
                    "sectors read (a ring buffer; data the host skipped stays until overwritten), "
                    "ahead = only sectors past the end of the host's last read from the stream "
                    "(a read releases everything before it)",
-                   "estimate: window (docs/disk.md, 'Cache'); the paper does not say, and only "
-                   "reads that go back within a stream tell them apart");
+                   "published: Kotz 1997 (TOCS) §6: several nearby localities on one disk "
+                   "'defeated the disk's internal caching and caused extra head movement', which "
+                   "ahead reproduces and window does not (SPFS rcc, rbc, rbb with 8 KB records; "
+                   "docs/calibration.md). Only reads that go back within a stream tell them "
+                   "apart: DDIO's never do");
     reg.add_bool("disk.readahead", true,
                  "after a read, keep reading the following sectors into the cache across "
                  "tracks and cylinders until the segment is full or a command needs the arm",
