@@ -238,12 +238,11 @@ void fw_lu_cp_main(hal_t *h) {
     fw_msg_barrier_wait(c->m, c->barrier);
     uint64_t t_start = hal_now_cycles(h);
     lu_program(c);
-    if (!c->ddio) {
-        /* sync(): every CP has all its replies; the IOPs finish their write-behind. */
-        fw_msg_barrier_wait(c->m, c->barrier);
-        if (c->cp == 0) {
-            note_status(c, fw_spfs_sync_all(c->m));
-        }
+    /* sync(): every CP has all its replies; the IOPs finish their write-behind, the
+     * drives theirs (fs.flush_drives). */
+    fw_msg_barrier_wait(c->m, c->barrier);
+    if (c->cp == 0) {
+        note_status(c, c->ddio ? fw_ddio_sync_all(c->m) : fw_spfs_sync_all(c->m));
     }
     fw_msg_barrier_wait(c->m, c->barrier);
     uint64_t t_end = hal_now_cycles(h);

@@ -194,6 +194,10 @@ void fw_transfer_cp_main(hal_t *h) {
     } else {
         if (cp == 0) {
             status = fw_ddio_collective(m, &req);
+            /* A write run ends when the drives have written it (fs.flush_drives). */
+            if (p.is_write && status == FW_MSG_OK) {
+                status = fw_ddio_sync_all(m);
+            }
         }
         fw_msg_barrier_wait(m, barrier);
     }

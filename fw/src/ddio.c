@@ -1,4 +1,5 @@
 #include "fw/ddio.h"
+#include "fw/drive_sync.h"
 
 #include "fw/param_keys.h"
 #include "hw/data_pattern.h"
@@ -51,14 +52,16 @@ static int collective(fw_msg_t *m, unsigned type, const void *req, uint32_t byte
     hal_t *h = fw_msg_hal(m);
     unsigned iops = hal_iop_count(h);
     /* The request body travels by DMA, so it must be in node memory. */
-    void *body = hal_mem_alloc(h, bytes, 8);
+    void *body = bytes ? hal_mem_alloc(h, bytes, 8) : NULL;
     unsigned *nodes = (unsigned *)hal_mem_alloc(h, (uint32_t)(sizeof(unsigned) * iops), 8);
     fw_reply_t *results = (fw_reply_t *)hal_mem_alloc(h, (uint32_t)(sizeof(fw_reply_t) * iops), 8);
     fw_group_t *group = (fw_group_t *)hal_mem_alloc(h, sizeof *group, 8);
-    if (!body || !nodes || !results || !group) {
+    if ((bytes && !body) || !nodes || !results || !group) {
         hal_fail(h, "DDIO: node memory exhausted on the requesting CP");
     }
-    memcpy(body, req, bytes);
+    if (bytes) {
+        memcpy(body, req, bytes);
+    }
     for (unsigned k = 0; k < iops; ++k) {
         nodes[k] = hal_iop_node(h, k);
     }
@@ -72,7 +75,9 @@ static int collective(fw_msg_t *m, unsigned type, const void *req, uint32_t byte
     hal_mem_free(h, group);
     hal_mem_free(h, results);
     hal_mem_free(h, nodes);
-    hal_mem_free(h, body);
+    if (body) {
+        hal_mem_free(h, body);
+    }
     return status;
 }
 
@@ -82,6 +87,13 @@ int fw_ddio_collective(fw_msg_t *m, const fw_transfer_req_t *req) {
 
 int fw_ddio_collective_range(fw_msg_t *m, const fw_ddio_range_req_t *req) {
     return collective(m, FW_DDIO_RANGE_REQUEST_TYPE, req, sizeof *req);
+}
+
+int fw_ddio_sync_all(fw_msg_t *m) {
+    if (hal_config_int(fw_msg_hal(m), FW_KEY_FS_FLUSH_DRIVES) == 0) {
+        return FW_MSG_OK;
+    }
+    return collective(m, FW_DDIO_SYNC_TYPE, NULL, 0);
 }
 
 /* ---- range requests (pure) ---------------------------------------------------------- */
@@ -143,6 +155,7 @@ typedef struct ddio_buffer {
 struct fw_ddio_iop {
     fw_msg_t *m;
     fw_scsi_t *scsi;
+    fw_drive_sync_t *drives; /* the drives' write-behind at the end of the run */
     hal_t *h;
     fw_layout_t layout;
     uint32_t block_bytes;
@@ -307,6 +320,7 @@ static void buffer_thread(hal_t *h, void *arg) {
             if (st != HW_SCSI_STATUS_GOOD) {
                 fail_status(io, "disk write", file_block, b->cmd, st);
             }
+            fw_drive_sync_note_write(io->drives, d->target);
         } else {
             ++d->reads_in_flight;
             uint32_t st = fw_scsi_do10(io->scsi, b->cmd, d->target, HW_SCSI_OP_READ10, 0, blk.lba,
@@ -482,6 +496,21 @@ static void ddio_range_service(fw_msg_t *m, const fw_request_t *req, void *arg) 
     serve(m, req, io);
 }
 
+/* The end of a run (fw_ddio_sync_all): the drives' write-behind on the media. */
+static void ddio_sync_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
+    fw_ddio_iop_t *io = (fw_ddio_iop_t *)arg;
+    uint32_t target = 0;
+    uint32_t st = fw_drive_sync_flush(io->drives, &target);
+    if (st != HW_SCSI_STATUS_GOOD) {
+        char where[200], msg[300];
+        fw_scsi_describe(io->scsi, io->drives->cmds[target], st, where, sizeof where);
+        snprintf(msg, sizeof msg, "DDIO: flushing a drive's write-behind failed: %s", where);
+        hal_fail(io->h, msg);
+        return;
+    }
+    fw_msg_reply(m, req, FW_MSG_OK, NULL, NULL, 0);
+}
+
 fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
     hal_t *h = fw_msg_hal(m);
     fw_ddio_iop_t *io = (fw_ddio_iop_t *)hal_mem_alloc(h, sizeof *io, 8);
@@ -540,8 +569,10 @@ fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
         }
     }
     io->file_bytes = (uint64_t)(hal_config_real(h, FW_KEY_WORKLOAD_FILE_MB) * 1048576.0 + 0.5);
+    io->drives = fw_drive_sync_init(h, scsi, io->disks);
     fw_msg_register_service(m, FW_DDIO_REQUEST_TYPE, ddio_service, io);
     fw_msg_register_service(m, FW_DDIO_RANGE_REQUEST_TYPE, ddio_range_service, io);
+    fw_msg_register_service(m, FW_DDIO_SYNC_TYPE, ddio_sync_service, io);
     return io;
 }
 

@@ -144,6 +144,14 @@ static const fw_param_decl_t fw_params_table[] = {
     INT_PARAM(FW_KEY_FS_BLOCK_BYTES, 8192, "bytes", 512, 1048576,
               "file-system block; the file is striped block by block over all disks",
               "given: docs/reference.md §2 (8 KB)"),
+    BOOL_PARAM(FW_KEY_FS_FLUSH_DRIVES, 1,
+               "at the end of a run each IOP sends SYNCHRONIZE CACHE to every drive it wrote "
+               "to and the run ends when their write-behind is on the media (all file "
+               "systems); off = the run ends at the drives' last write report",
+               "published: Kotz 1997 (TOCS) §5: 'The total transfer time included waiting "
+               "for all I/O to complete, including outstanding write-behind and prefetch "
+               "requests' (docs/transfer.md, docs/calibration.md)",
+               0u),
     BOOL_PARAM(FW_KEY_FS_PRESORT, 1,
                "DDIO: each IOP sorts its block list by physical disk address before "
                "transferring (\"DDIO sort\")",

@@ -3,6 +3,7 @@
 #include "fw/param_keys.h"
 #include "fw/spfs.h"
 
+#include "fw/drive_sync.h"
 #include "fw/layout.h"
 #include "fw/spfs_cache.h"
 #include "fw/spfs_diskq.h"
@@ -46,7 +47,8 @@ struct fw_spfs_iop {
     uint32_t disks;
     spfs_disk_t *disk;
     fw_spfs_cache_t *cache;
-    uint8_t *data; /* buffer i at data + i * block_bytes */
+    fw_drive_sync_t *drives; /* the drives' write-behind at the end of the run */
+    uint8_t *data;           /* buffer i at data + i * block_bytes */
     buf_wait_t *waits;
     hal_sem_t buffer_freed; /* threads that found every buffer busy */
     uint32_t buffer_waiters;
@@ -370,7 +372,18 @@ static void export_stats(fw_spfs_iop_t *io) {
     hal_export(h, "spfs.diskq_max_depth", max_depth);
 }
 
-/* SYNC: write back whatever is still dirty, wait until every disk is quiet. */
+/* An error the SCSI driver could not recover from ends the transfer, naming the
+ * disk and the sector (docs/faults.md). */
+static void fail_status(fw_spfs_iop_t *io, const char *what, uint32_t lba, const fw_scsi_cmd_t *cmd,
+                        uint32_t status) {
+    char where[200], msg[300];
+    fw_scsi_describe(io->scsi, cmd, status, where, sizeof where);
+    snprintf(msg, sizeof msg, "SPFS: %s at LBA %u failed: %s", what, lba, where);
+    hal_fail(io->h, msg);
+}
+
+/* SYNC: write back whatever is still dirty, wait until every disk is quiet and (with
+ * fs.flush_drives) the drives' write-behind is on the media. */
 static void serve_sync(fw_msg_t *m, const fw_request_t *req, void *arg) {
     fw_spfs_iop_t *io = (fw_spfs_iop_t *)arg;
     hal_cycles(io->h, io->request_cycles);
@@ -386,18 +399,17 @@ static void serve_sync(fw_msg_t *m, const fw_request_t *req, void *arg) {
         ++io->idle_waiters;
         hal_sem_wait(io->h, &io->idle);
     }
+    uint32_t target = 0;
+    uint32_t st = fw_drive_sync_flush(io->drives, &target);
+    if (st != HW_SCSI_STATUS_GOOD) {
+        char where[200], msg[300];
+        fw_scsi_describe(io->scsi, io->drives->cmds[target], st, where, sizeof where);
+        snprintf(msg, sizeof msg, "SPFS: flushing a drive's write-behind failed: %s", where);
+        hal_fail(io->h, msg);
+        return;
+    }
     export_stats(io);
     fw_msg_reply(m, req, FW_MSG_OK, NULL, NULL, 0);
-}
-
-/* An error the SCSI driver could not recover from ends the transfer, naming the
- * disk and the sector (docs/faults.md). */
-static void fail_status(fw_spfs_iop_t *io, const char *what, uint32_t lba, const fw_scsi_cmd_t *cmd,
-                        uint32_t status) {
-    char where[200], msg[300];
-    fw_scsi_describe(io->scsi, cmd, status, where, sizeof where);
-    snprintf(msg, sizeof msg, "SPFS: %s at LBA %u failed: %s", what, lba, where);
-    hal_fail(io->h, msg);
 }
 
 /* One per local disk, for the whole run: serves the disk's queue one command at a
@@ -430,6 +442,7 @@ static void disk_thread(hal_t *h, void *arg) {
                 return;
             }
             d->has_data[block] = 1;
+            fw_drive_sync_note_write(io->drives, d->target);
             fw_spfs_cache_writeback_done(c, b);
         } else {
             ++io->stats.disk_reads;
@@ -535,6 +548,10 @@ fw_spfs_iop_t *fw_spfs_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
         return NULL;
     }
     io->cache = fw_spfs_cache_init(cache_mem, cache_bytes, &cp);
+    io->drives = fw_drive_sync_init(h, scsi, io->disks);
+    if (!io->drives) {
+        return NULL;
+    }
     if (hal_observed(h)) {
         fw_spfs_cache_observe(io->cache, show_cache, h);
     }

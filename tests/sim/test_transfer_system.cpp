@@ -316,6 +316,38 @@ BOOST_AUTO_TEST_CASE(cp_counts_that_are_not_squares) {
     run_and_expect_verified(cells);
 }
 
+BOOST_AUTO_TEST_CASE(a_write_run_ends_when_the_drives_have_written_it) {
+    // fs.flush_drives: every IOP sends SYNCHRONIZE CACHE to each drive it wrote to
+    // and the run ends when the drives' write-behind is on the media, for every
+    // file system. A write run gains one command per drive (4 here) and takes
+    // longer; a read run writes nothing and is not touched.
+    std::vector<Cell> cells;
+    for (const char *kind : {"ddio", "spfs", "2pio"}) {
+        for (const char *pattern : {"wb", "rb"}) {
+            for (const char *flush : {"true", "false"}) {
+                cells.push_back(cell(kSmall, {{"fs.kind", kind},
+                                              {"workload.pattern", pattern},
+                                              {"workload.record_bytes", "8192"},
+                                              {"fs.flush_drives", flush}}));
+            }
+        }
+    }
+    auto r = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); i += 4) {
+        BOOST_TEST_CONTEXT(cells[i].label()) {
+            for (size_t j = i; j < i + 4; ++j) {
+                BOOST_REQUIRE_MESSAGE(!r[j].contains("error"), r[j].value("error", ""));
+                BOOST_TEST(r[j]["verified"].get<bool>());
+            }
+            const json &on = r[i], &off = r[i + 1];
+            BOOST_TEST(on["disk"]["requests"].get<uint64_t>() ==
+                       off["disk"]["requests"].get<uint64_t>() + 4u);
+            BOOST_TEST(on["elapsed_s"].get<double>() > off["elapsed_s"].get<double>());
+            BOOST_TEST(simulated_part(r[i + 2]).dump() == simulated_part(r[i + 3]).dump());
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(same_seed_same_result_other_trials_differ) {
     const Settings rbc = {{"workload.pattern", "rbc"},
                           {"workload.record_bytes", "8"},

@@ -34,6 +34,7 @@ extern "C" {
 
 #define FW_DDIO_REQUEST_TYPE (FW_MSG_TYPE_USER + 1)
 #define FW_DDIO_RANGE_REQUEST_TYPE (FW_MSG_TYPE_USER + 6)
+#define FW_DDIO_SYNC_TYPE (FW_MSG_TYPE_USER + 7)
 
 /* A collective request for a byte range of the file whose records are dealt
  * cyclically to the CPs, starting with first_cp: record r of the range (r = 0, 1, …)
@@ -89,6 +90,11 @@ int fw_ddio_collective(fw_msg_t *m, const fw_transfer_req_t *req);
 
 /* thread: the same for a range request (the barriers around it are the caller's). */
 int fw_ddio_collective_range(fw_msg_t *m, const fw_ddio_range_req_t *req);
+
+/* thread (one CP, after the last request of a run): with fs.flush_drives, asks every
+ * IOP to put its drives' write-behind on the media (fw/drive_sync.h) and waits for
+ * all of them; without it returns at once. */
+int fw_ddio_sync_all(fw_msg_t *m);
 
 /* ---- IOP side -------------------------------------------------------------------- */
 

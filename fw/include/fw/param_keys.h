@@ -46,6 +46,7 @@
 #define FW_KEY_FS_KIND "fs.kind"
 #define FW_KEY_FS_BLOCK_BYTES "fs.block_bytes"
 #define FW_KEY_FS_PRESORT "fs.presort"
+#define FW_KEY_FS_FLUSH_DRIVES "fs.flush_drives"
 #define FW_KEY_DDIO_BUFFERS_PER_DISK "ddio.buffers_per_disk"
 #define FW_KEY_DDIO_YIELD_TO_READY "ddio.yield_to_ready"
 #define FW_KEY_DDIO_PREFETCH "ddio.prefetch"
