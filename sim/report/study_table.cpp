@@ -35,9 +35,17 @@ struct Row {
     std::vector<std::string> cells;
 };
 
+bool has_movements(const std::vector<CellResult> &cells) {
+    return std::any_of(cells.begin(), cells.end(),
+                       [](const CellResult &c) { return c.summary.contains("movements"); });
+}
+
 // The summary columns after the varying keys.
 std::vector<std::string> summary_header(const std::vector<CellResult> &cells) {
     std::vector<std::string> h{"mean", "cv", "ci95 low", "ci95 high", "trials"};
+    if (has_movements(cells)) {
+        h.push_back("movements");
+    }
     bool published = std::any_of(cells.begin(), cells.end(), [](const CellResult &c) {
         return c.summary.contains("published");
     });
@@ -53,7 +61,8 @@ std::vector<Row> rows_of(const std::vector<CellResult> &cells, std::vector<std::
     header = keys;
     auto sh = summary_header(cells);
     header.insert(header.end(), sh.begin(), sh.end());
-    bool published = sh.size() > 5;
+    bool movements = has_movements(cells);
+    bool published = sh.size() > 5u + movements;
     std::vector<Row> rows;
     for (const auto &c : cells) {
         Row r;
@@ -66,6 +75,10 @@ std::vector<Row> rows_of(const std::vector<CellResult> &cells, std::vector<std::
         r.cells.push_back(fixed(s["ci95"][0].get<double>(), 2));
         r.cells.push_back(fixed(s["ci95"][1].get<double>(), 2));
         r.cells.push_back(std::to_string(s["trials"].get<int>()));
+        if (movements) {
+            r.cells.push_back(s.contains("movements") ? fixed(s["movements"].get<double>(), 0)
+                                                      : "");
+        }
         if (published) {
             r.cells.push_back(s.contains("published") ? fixed(s["published"].get<double>(), 2)
                                                       : "");

@@ -338,6 +338,20 @@ std::vector<CellResult> summarise_cells(const StudySpec &spec, const std::vector
                          {"min", s.min},
                          {"max", s.max},
                          {"trials", s.n}};
+        // Disk movements (seeks or rotational waits before an access, the tuning
+        // report's count; docs/disk.md), mean over the trials, where trials have them.
+        double movements = 0;
+        bool all_have = !r.trials.empty();
+        for (const auto &t : r.trials) {
+            const json *m = t.contains("disk") ? &t["disk"] : nullptr;
+            all_have = all_have && m && m->contains("movements") && (*m)["movements"].is_number();
+            if (all_have) {
+                movements += (*m)["movements"].get<double>();
+            }
+        }
+        if (all_have) {
+            r.summary["movements"] = movements / static_cast<double>(r.trials.size());
+        }
     }
     if (table) {
         attach_published(out, cells, *table);

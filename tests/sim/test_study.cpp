@@ -4,6 +4,8 @@
 #include "sim/study/study.h"
 #include "sim/study/trial_cache.h"
 
+#include "sim/report/study_table.h"
+
 #include <boost/test/unit_test.hpp>
 
 #include <cstdio>
@@ -267,6 +269,31 @@ BOOST_AUTO_TEST_CASE(cells_run_as_isolated_trials_and_are_summarised) {
     BOOST_TEST(results[1].summary["mean"].get<double>() == 17.0);
     BOOST_TEST(!results[1].summary.contains("published"));
     std::remove(csv.c_str());
+}
+
+BOOST_AUTO_TEST_CASE(disk_movements_are_summarised_and_shown_beside_the_metric) {
+    // Trials that carry the drives' movement count (docs/disk.md) give the cell's mean
+    // as summary.movements and a "movements" column; trials without it give neither.
+    auto reg = test_registry();
+    config::Config base(reg);
+    StudySpec spec = parse_study(json::parse(R"({"vary": [{"workload.record_bytes": [8, 16]}]})"),
+                                 "s.json", ".");
+    auto cells = expand_study(spec, base);
+    std::vector<CellResult> results(2);
+    results[0].trials = {json{{"mb_s", 1.0}, {"disk", {{"movements", 10}}}},
+                         json{{"mb_s", 2.0}, {"disk", {{"movements", 13}}}}};
+    results[1].trials = {json{{"mb_s", 3.0}}};
+    results = summarise_cells(spec, cells, results);
+    BOOST_TEST(results[0].summary["movements"].get<double>() == 11.5);
+    BOOST_TEST(!results[1].summary.contains("movements"));
+    std::ostringstream table;
+    print_study_table(table, results);
+    BOOST_TEST(table.str().find("movements") != std::string::npos, table.str());
+    BOOST_TEST(table.str().find("12") != std::string::npos, table.str()); // 11.5 rounded
+    std::vector<CellResult> without(1, results[1]);
+    std::ostringstream plain;
+    print_study_table(plain, without);
+    BOOST_TEST(plain.str().find("movements") == std::string::npos, plain.str());
 }
 
 BOOST_AUTO_TEST_CASE(longest_trials_start_first_and_results_keep_the_study_order) {
