@@ -401,6 +401,14 @@ static const fw_param_decl_t fw_params_table[] = {
                "pipeline round r's permutation with round r + 1's file I/O on a second "
                "collective buffer (ROMIO's pipelined two-phase); needs twophase.buffer_kb",
                "given: docs/reference.md §6 (off: the paper's 2PIO has one round)", 0u),
+    INT_PARAM(FW_KEY_TWOPHASE_OUTSTANDING, 0, "messages", 0, 1024,
+              "plain (not queued) permutation Memputs/Memgets an aggregator has in flight: "
+              "with a limit, pieces larger than one file-system block go as one message per "
+              "block and the aggregator waits for an acknowledgement before exceeding it; "
+              "0 = every piece at once",
+              "measured: 0. The tuning report's Table 1 ('+ thread wakeup' on Memput and "
+              "Memget return) allows 1, one message at a time; tried, it moves 8 KB rc by 2% "
+              "toward the paper and ra by 20% away from it (docs/calibration.md, 2PIO)"),
     INT_PARAM(FW_KEY_COST_TWOPHASE_PIECE, 250, "cycles", 0, 1000000,
               "2PIO aggregator: per remote permutation piece (a run of a range for another "
               "CP): computing its CP and offset from the pattern and handing it to "

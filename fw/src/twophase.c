@@ -21,6 +21,8 @@ struct fw_twophase {
     uint8_t *cbuf[2];    /* collective buffers (aggregators; the second with overlap) */
     bool queued;
     bool overlap;
+    uint32_t outstanding; /* twophase.outstanding: plain messages in flight, 0 = any */
+    uint32_t block_bytes; /* the largest plain message under a limit */
     uint32_t copy_word_cycles;
     uint32_t piece_cycles;
     fw_group_t group;
@@ -76,6 +78,8 @@ fw_twophase_t *fw_twophase_init(fw_msg_t *m, fw_spfs_client_t *client, const fw_
     }
     t->queued = fw_ddio_use_queued(hal_config_string(h, FW_KEY_TWOPHASE_QUEUED), p->record_bytes,
                                    block_bytes);
+    t->outstanding = (uint32_t)hal_config_int(h, FW_KEY_TWOPHASE_OUTSTANDING);
+    t->block_bytes = block_bytes;
     t->copy_word_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_COPY_WORD);
     t->piece_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_TWOPHASE_PIECE);
     fw_group_init(m, &t->group);
@@ -142,7 +146,17 @@ static void permute_issue(fw_twophase_t *t, uint32_t round, uint8_t *buf, bool i
         ++t->stats.remote_pieces;
         hal_cycles(h, t->piece_cycles);
         unsigned node = hal_cp_node(h, pc.cp);
-        fw_move_piece(t->m, is_write, t->queued, node, off, at, len, &t->group);
+        if (t->queued || t->outstanding == 0) {
+            fw_move_piece(t->m, is_write, t->queued, node, off, at, len, &t->group);
+            continue;
+        }
+        /* One block per message, at most `outstanding` in flight. */
+        for (uint32_t done = 0; done < len;) {
+            uint32_t n = len - done < t->block_bytes ? len - done : t->block_bytes;
+            fw_group_wait_at_most(t->m, &t->group, t->outstanding - 1);
+            fw_move_piece(t->m, is_write, false, node, off + done, at + done, n, &t->group);
+            done += n;
+        }
     }
     if (t->queued) {
         fw_q_flush(t->m);

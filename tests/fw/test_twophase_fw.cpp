@@ -50,6 +50,7 @@ struct Case {
     std::string queued = "auto";
     bool overlap = false;
     int piece_cycles = -1; // -1: the registered default
+    int outstanding = 0;   // twophase.outstanding
 
     std::string name() const {
         std::ostringstream s;
@@ -185,6 +186,7 @@ Run run_case(const Case &c, const FakeOptions &base_opts = FakeOptions(), uint64
     fm.set_int("twophase.cyclic_kb", c.cyclic_kb);
     fm.set_string("twophase.queued", c.queued);
     fm.set_int("twophase.overlap", c.overlap ? 1 : 0);
+    fm.set_int("twophase.outstanding", c.outstanding);
     if (c.piece_cycles >= 0) {
         fm.set_int(FW_KEY_COST_TWOPHASE_PIECE, c.piece_cycles);
     }
@@ -422,6 +424,36 @@ BOOST_AUTO_TEST_CASE(twophase_queued_chooses_the_permutation_messages) {
         BOOST_TEST_CONTEXT(c.name()) {
             Run run = run_case(c);
             check_run(c, run, queued == "on");
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(outstanding_limits_the_plain_permutation_messages) {
+    // rn with 8 KB records: every aggregator's share goes to CP 0 as one piece of
+    // several blocks. twophase.outstanding = 1 sends it one block per message, one at
+    // a time; 0 sends each piece at once as one message. The data are the same.
+    for (const std::string pattern : {"rn", "wn"}) {
+        Case c;
+        c.pattern = pattern;
+        c.record = 8192;
+        c.queued = "off";
+        Case one = c;
+        one.outstanding = 1;
+        BOOST_TEST_CONTEXT(c.name()) {
+            Run all = run_case(c), each = run_case(one);
+            BOOST_TEST_REQUIRE(all.ok, all.failure);
+            BOOST_TEST_REQUIRE(each.ok, each.failure);
+            uint64_t pieces = 0, msgs_all = 0, msgs_each = 0;
+            for (unsigned cp = 0; cp < c.cps; ++cp) {
+                pieces += all.cps[cp].stats.remote_pieces;
+                msgs_all += all.cps[cp].msg.memputs + all.cps[cp].msg.memgets;
+                msgs_each += each.cps[cp].msg.memputs + each.cps[cp].msg.memgets;
+                BOOST_TEST((all.cps[cp].buffer == each.cps[cp].buffer));
+            }
+            BOOST_TEST(msgs_all == pieces);
+            // 64 KB over 4 CPs: three remote shares of 16 KB, two blocks each.
+            BOOST_TEST(msgs_each == 2 * pieces);
+            check_run(c, all, false);
         }
     }
 }

@@ -120,6 +120,7 @@
 #define FW_KEY_TWOPHASE_CYCLIC_KB "twophase.cyclic_kb"
 #define FW_KEY_TWOPHASE_QUEUED "twophase.queued"
 #define FW_KEY_TWOPHASE_OVERLAP "twophase.overlap"
+#define FW_KEY_TWOPHASE_OUTSTANDING "twophase.outstanding"
 #define FW_KEY_COST_TWOPHASE_PIECE "cost.twophase_piece_cycles"
 
 #endif
