@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <ostream>
 
 namespace starfish::sim {
@@ -19,8 +18,7 @@ const std::vector<std::string> kMethodOrder{"SPFS", "2PIO", "DDIO no sort", "DDI
 const std::string kBaseline = "SPFS";
 
 bool is_method_key(const std::string &key) {
-    return std::find(std::begin(kMethodKeys), std::end(kMethodKeys), key) !=
-           std::end(kMethodKeys);
+    return std::find(std::begin(kMethodKeys), std::end(kMethodKeys), key) != std::end(kMethodKeys);
 }
 
 // A key's value as the cell ran it: its own, else the study's, else the base's.
@@ -197,8 +195,7 @@ std::vector<SummarySection> summary_of(const MethodsTable &t) {
     }
     bool published = has_published(t);
     SummarySection ratios{"ratio to " + kBaseline + ", geometric mean over the rows" +
-                              (published ? " with both the model's and the published ratio:"
-                                         : ":"),
+                              (published ? " with both the model's and the published ratio:" : ":"),
                           {}};
     for (size_t m : ratio_methods(t)) {
         RatioSummary s = ratio_summary(t, m);
@@ -287,7 +284,10 @@ MethodsTable methods_table(const StudySpec &spec, const config::Config &base,
         }
     }
     std::vector<std::vector<CellResult>> per_method(t.methods.size());
-    std::map<std::vector<std::string>, size_t> row_of;
+    // The row each method's latest cell went to: a row new to the table goes
+    // right after it, so a row that the first method skips (SPFS's 8-byte rc)
+    // still sits where the study lists it.
+    std::vector<std::optional<size_t>> last_row(t.methods.size());
     for (size_t i = 0; i < results.size(); ++i) {
         const CellResult &c = results[i];
         std::vector<std::string> keys;
@@ -295,17 +295,26 @@ MethodsTable methods_table(const StudySpec &spec, const config::Config &base,
             keys.push_back(c.overrides.contains(k) ? value_text(c.overrides[k]) : "");
         }
         size_t m = static_cast<size_t>(t.method_index(labels[i]));
-        auto found = row_of.find(keys);
+        auto row = std::find_if(t.rows.begin(), t.rows.end(), [&](const MethodsRow &r) {
+            return r.keys == keys && !r.method[m];
+        });
         // A second cell of one method with the same keys (a study varying
         // fs.presort for SPFS) gets a row of its own: nothing is merged or lost.
-        if (found == row_of.end() || t.rows[found->second].method[m]) {
-            row_of[keys] = t.rows.size();
-            t.rows.push_back({keys, std::vector<std::optional<MethodFigures>>(t.methods.size())});
-            found = row_of.find(keys);
+        if (row == t.rows.end()) {
+            size_t at = last_row[m] ? *last_row[m] + 1 : t.rows.size();
+            row =
+                t.rows.insert(t.rows.begin() + static_cast<std::ptrdiff_t>(at),
+                              {keys, std::vector<std::optional<MethodFigures>>(t.methods.size())});
+            for (auto &last : last_row) {
+                if (last && *last >= at) {
+                    ++*last;
+                }
+            }
         }
-        t.rows[found->second].method[m] =
+        row->method[m] =
             MethodFigures{c.summary["mean"].get<double>(), summary_value(c.summary, "published"),
                           summary_value(c.summary, "error_pct")};
+        last_row[m] = static_cast<size_t>(row - t.rows.begin());
         per_method[m].push_back(c);
     }
     for (const auto &cells : per_method) {

@@ -22,8 +22,7 @@ config::Registry methods_registry() {
     reg.add_int("workload.trials", 3, "", {1, 100}, "trials", "t");
     reg.add_int("workload.record_bytes", 8192, "B", {1, 1 << 20}, "record", "t");
     reg.add_string("workload.pattern", "rb", {"rb", "rc", "wb"}, "pattern", "t");
-    reg.add_string("workload.layout", "contiguous", {"contiguous", "random-blocks"}, "layout",
-                   "t");
+    reg.add_string("workload.layout", "contiguous", {"contiguous", "random-blocks"}, "layout", "t");
     reg.add_string("fs.kind", "ddio", {"ddio", "spfs", "2pio"}, "fs", "t");
     reg.add_bool("fs.presort", true, "sort", "t");
     return reg;
@@ -98,7 +97,8 @@ BOOST_AUTO_TEST_CASE(one_row_per_cell_of_the_other_keys_with_every_method_beside
     MethodsTable t = methods_table(spec, base, results);
 
     BOOST_TEST((t.key_columns == std::vector<std::string>{"workload.layout", "workload.pattern"}));
-    BOOST_TEST((t.methods == std::vector<std::string>{"SPFS", "2PIO", "DDIO no sort", "DDIO sort"}));
+    BOOST_TEST(
+        (t.methods == std::vector<std::string>{"SPFS", "2PIO", "DDIO no sort", "DDIO sort"}));
     BOOST_REQUIRE(t.rows.size() == 4u);
     BOOST_TEST((t.rows[0].keys == std::vector<std::string>{"contiguous", "rb"}));
     BOOST_TEST((t.rows[3].keys == std::vector<std::string>{"random-blocks", "rc"}));
@@ -107,9 +107,9 @@ BOOST_AUTO_TEST_CASE(one_row_per_cell_of_the_other_keys_with_every_method_beside
     BOOST_TEST(t.rows[2].method[2]->mean == 4.4);
     BOOST_TEST(t.rows[1].method[3]->mean == 31.0);
     // Ratios to SPFS, the model's and the paper's.
-    BOOST_TEST(t.model_ratio(0, 1).value() == 3.0);               // 2PIO 30 / SPFS 10
-    BOOST_TEST(t.model_ratio(3, 3).value() == 6.3 / 2.0);         // DDIO sort rc random-blocks
-    BOOST_TEST(!t.published_ratio(3, 3).has_value());             // its cell has no published
+    BOOST_TEST(t.model_ratio(0, 1).value() == 3.0);       // 2PIO 30 / SPFS 10
+    BOOST_TEST(t.model_ratio(3, 3).value() == 6.3 / 2.0); // DDIO sort rc random-blocks
+    BOOST_TEST(!t.published_ratio(3, 3).has_value());     // its cell has no published
     BOOST_TEST(std::fabs(t.published_ratio(2, 2).value() - 4.4 / 4.0) < 1e-12);
     BOOST_TEST(!t.model_ratio(0, 2).has_value()); // no DDIO no sort cell
     // Each method's error against the published values.
@@ -142,7 +142,8 @@ BOOST_AUTO_TEST_CASE(the_table_prints_groups_and_writes_csv_and_markdown) {
                                   fixed_text(gm, 2) + " (4 rows)"),
                text);
     // DDIO sort's ratio has a published value on 3 of its 4 rows.
-    BOOST_TEST(contains(text, "  DDIO sort     model " + fixed_text(std::pow(3.1 * 1.55 * 1.575, 1.0 / 3), 2)),
+    BOOST_TEST(contains(text, "  DDIO sort     model " +
+                                  fixed_text(std::pow(3.1 * 1.55 * 1.575, 1.0 / 3), 2)),
                text);
     BOOST_TEST(contains(text, "(3 rows)"), text);
     BOOST_TEST(contains(text, "  SPFS          4 cells, median |error| 10.0%"), text);
@@ -177,14 +178,15 @@ BOOST_AUTO_TEST_CASE(a_method_set_for_the_whole_study_comes_from_its_set_or_the_
     auto reg = methods_registry();
     config::Config base(reg);
     StudySpec spec = parse_study(
-        json::parse(R"({"set": {"fs.kind": "spfs"}, "vary": [{"workload.pattern": ["rb", "rc"]}]})"),
+        json::parse(
+            R"({"set": {"fs.kind": "spfs"}, "vary": [{"workload.pattern": ["rb", "rc"]}]})"),
         "s.json", ".");
     auto cells = expand_study(spec, base);
     MethodsTable t = methods_table(spec, base, results_for(cells, {1, 2}));
     BOOST_TEST((t.methods == std::vector<std::string>{"SPFS"}));
     BOOST_TEST(t.rows.size() == 2u);
-    StudySpec plain = parse_study(json::parse(R"({"vary": [{"workload.pattern": ["rb"]}]})"),
-                                  "s.json", ".");
+    StudySpec plain =
+        parse_study(json::parse(R"({"vary": [{"workload.pattern": ["rb"]}]})"), "s.json", ".");
     MethodsTable d = methods_table(plain, base, results_for(expand_study(plain, base), {5}));
     BOOST_TEST((d.methods == std::vector<std::string>{"DDIO sort"})); // the base's ddio, presort
     // No SPFS: no ratio columns, and without published values no published columns.
@@ -198,13 +200,42 @@ BOOST_AUTO_TEST_CASE(a_method_set_for_the_whole_study_comes_from_its_set_or_the_
 BOOST_AUTO_TEST_CASE(two_cells_of_one_method_with_the_same_keys_keep_their_own_rows) {
     auto reg = methods_registry();
     config::Config base(reg);
-    StudySpec spec =
-        parse_study(json::parse(R"({"set": {"fs.kind": "spfs"}, "vary": [{"fs.presort": [true, false]}]})"),
-                    "s.json", ".");
+    StudySpec spec = parse_study(
+        json::parse(R"({"set": {"fs.kind": "spfs"}, "vary": [{"fs.presort": [true, false]}]})"),
+        "s.json", ".");
     MethodsTable t = methods_table(spec, base, results_for(expand_study(spec, base), {1, 2}));
     BOOST_REQUIRE(t.rows.size() == 2u);
     BOOST_TEST(t.rows[0].method[0]->mean == 1.0);
     BOOST_TEST(t.rows[1].method[0]->mean == 2.0);
+}
+
+BOOST_AUTO_TEST_CASE(a_row_the_first_method_skips_stays_where_the_study_lists_it) {
+    // SPFS skips contiguous rc (as main skips its record-at-a-time cells): the
+    // row comes from 2PIO's cells and goes after contiguous rb, not at the end.
+    auto reg = methods_registry();
+    config::Config base(reg);
+    StudySpec spec = parse_study(json::parse(R"({
+        "vary": [{"fs.kind": ["spfs", "2pio"]},
+                 {"workload.layout": ["contiguous", "random-blocks"]},
+                 {"workload.pattern": ["rb", "rc"]}],
+        "skip": [{"fs.kind": "spfs", "workload.layout": "contiguous", "workload.pattern": "rc"}]})"),
+                                 "s.json", ".");
+    auto cells = expand_study(spec, base);
+    BOOST_REQUIRE(cells.size() == 7u);
+    MethodsTable t = methods_table(spec, base, results_for(cells, {1, 2, 3, 4, 5, 6, 7}));
+    BOOST_REQUIRE(t.rows.size() == 4u);
+    std::vector<std::vector<std::string>> keys;
+    for (const auto &r : t.rows) {
+        keys.push_back(r.keys);
+    }
+    std::vector<std::vector<std::string>> want{{"contiguous", "rb"},
+                                               {"contiguous", "rc"},
+                                               {"random-blocks", "rb"},
+                                               {"random-blocks", "rc"}};
+    BOOST_TEST((keys == want));
+    BOOST_TEST(!t.rows[1].method[0].has_value()); // no SPFS there
+    BOOST_TEST(t.rows[1].method[1]->mean == 5.0);
+    BOOST_TEST(!t.model_ratio(1, 1).has_value());
 }
 
 BOOST_AUTO_TEST_CASE(the_methods_files_sit_beside_the_per_cell_tables) {
