@@ -46,6 +46,28 @@ std::optional<double> summary_value(const json &summary, const char *field) {
     return summary[field].get<double>();
 }
 
+// One figure of method m over the same figure of SPFS on a row; nullopt where
+// either is missing or there is no SPFS column.
+template <typename Figure>
+std::optional<double> ratio_to_baseline(const MethodsTable &t, size_t row, size_t m,
+                                        Figure figure) {
+    int base = t.method_index(kBaseline);
+    if (base < 0) {
+        return std::nullopt;
+    }
+    const auto &a = t.rows[row].method[m];
+    const auto &b = t.rows[row].method[static_cast<size_t>(base)];
+    if (!a || !b) {
+        return std::nullopt;
+    }
+    std::optional<double> x = figure(*a);
+    std::optional<double> y = figure(*b);
+    if (!x || !y || *y <= 0) {
+        return std::nullopt;
+    }
+    return *x / *y;
+}
+
 bool has_published(const MethodsTable &t) {
     for (const auto &row : t.rows) {
         for (const auto &m : row.method) {
@@ -236,29 +258,12 @@ int MethodsTable::method_index(const std::string &label) const {
 }
 
 std::optional<double> MethodsTable::model_ratio(size_t row, size_t m) const {
-    int base = method_index(kBaseline);
-    if (base < 0) {
-        return std::nullopt;
-    }
-    const auto &a = rows[row].method[m];
-    const auto &b = rows[row].method[static_cast<size_t>(base)];
-    if (!a || !b || b->mean <= 0) {
-        return std::nullopt;
-    }
-    return a->mean / b->mean;
+    return ratio_to_baseline(*this, row, m,
+                             [](const MethodFigures &f) { return std::optional<double>(f.mean); });
 }
 
 std::optional<double> MethodsTable::published_ratio(size_t row, size_t m) const {
-    int base = method_index(kBaseline);
-    if (base < 0) {
-        return std::nullopt;
-    }
-    const auto &a = rows[row].method[m];
-    const auto &b = rows[row].method[static_cast<size_t>(base)];
-    if (!a || !b || !a->published || !b->published || *b->published <= 0) {
-        return std::nullopt;
-    }
-    return *a->published / *b->published;
+    return ratio_to_baseline(*this, row, m, [](const MethodFigures &f) { return f.published; });
 }
 
 MethodsTable methods_table(const StudySpec &spec, const config::Config &base,
