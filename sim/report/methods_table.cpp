@@ -113,11 +113,7 @@ TextTable text_of(const MethodsTable &t, bool terminal, bool short_keys) {
     }
     for (const auto &m : t.methods) {
         size_t first = out.header.size();
-        if (terminal) {
-            out.header.push_back("MB/s");
-        } else {
-            out.header.push_back(m + " MB/s");
-        }
+        out.header.push_back(terminal ? "MB/s" : m + " MB/s");
         if (published) {
             out.header.push_back(terminal ? "pub" : m + " published");
             out.header.push_back(terminal ? "err %" : m + " error %");
@@ -173,7 +169,7 @@ RatioSummary ratio_summary(const MethodsTable &t, size_t m) {
     for (size_t r = 0; r < t.rows.size(); ++r) {
         auto model = t.model_ratio(r, m);
         auto pub = t.published_ratio(r, m);
-        if (!model || (published && !pub) || *model <= 0) {
+        if (!model || *model <= 0 || (published && (!pub || *pub <= 0))) {
             continue;
         }
         ++s.rows;
