@@ -1,22 +1,25 @@
 #!/usr/bin/env python3
-"""Calibrates [estimate] parameters against the published contiguous-layout table.
+"""Calibrates [estimate] parameters against the published per-pattern tables.
 
 The procedure (docs/calibration.md):
   1. Every combination of the candidate values given with --grid is run on every cell
-     of sim/calibration/published_contiguous.csv for one file system (default ddio):
-     the paper's machine and 10 MB file, contiguous layout, --trials trials per cell.
+     of sim/calibration/published_final.csv for one file system (--method, default
+     ddio) on one layout (--layout, default contiguous; DDIO on random-blocks with
+     or without its presort, --presort): the paper's machine and 10 MB file,
+     --trials trials per cell.
   2. Each combination is scored by the root-mean-square of log(model / published)
      over the cells (a symmetric relative error); the ranking is printed.
-  3. The best combination is what the defaults should be; --write-study writes the
-     validation study that reruns the table with the defaults, five trials per cell
-     (`starfish study calibration-ddio-contiguous`).
+  3. The best combination is what the defaults should be; the validation studies
+     rerun the table with the defaults, five trials per cell
+     (`starfish study calibration-ddio-contiguous`, `starfish study paper-main`).
 
 Example (the search recorded in docs/calibration.md):
   scripts/calibrate.py --grid cost.ddio_piece_cycles=150,200,250 \\
       --grid cost.msg_queue_piece_cycles=20,40 --grid disk.write_behind_kb=0,8,16
+  scripts/calibrate.py --method spfs --layout random-blocks --grid spfs.outstanding=2,4
 
-Only the published contiguous table is used (docs/reference.md §10): nothing here reads any
-other published result.
+Only the published per-pattern table is used (docs/reference.md §10): nothing here
+reads any other published result.
 """
 import argparse
 import csv
@@ -30,14 +33,24 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-TABLE = os.path.join(ROOT, "sim", "calibration", "published_contiguous.csv")
+TABLE = os.path.join(ROOT, "sim", "calibration", "published_final.csv")
+LAYOUTS = ("contiguous", "random-blocks")
 
 
-def published(method):
+def published(method, layout, presort):
+    """The table's cells of one method on one layout. A row's empty presort
+    matches either value (SPFS, 2PIO, and DDIO on the contiguous layout, where the
+    sorted list is the unsorted one)."""
     with open(TABLE) as f:
-        rows = [r for r in csv.DictReader(f) if r["method"] == method]
+        rows = [r for r in csv.DictReader(f)
+                if r["method"] == method and r["layout"] == layout
+                and r["presort"] in ("", presort)]
     if not rows:
-        sys.exit(f"calibrate: no '{method}' rows in {TABLE}")
+        sys.exit(f"calibrate: no '{method}' rows on the {layout} layout"
+                 f"{' with presort ' + presort if method == 'ddio' else ''} in {TABLE}")
+    cells = [(r["pattern"], r["record"]) for r in rows]
+    if len(set(cells)) != len(cells):
+        sys.exit(f"calibrate: {TABLE} has two '{method}' rows for one {layout} cell")
     return rows
 
 
@@ -82,6 +95,11 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--starfish", default=os.path.join(ROOT, "build", "sim", "starfish"))
     ap.add_argument("--method", default="ddio", help="file system (table column 'method')")
+    ap.add_argument("--layout", default="contiguous", choices=LAYOUTS,
+                    help="file layout (table column 'layout'; default contiguous)")
+    ap.add_argument("--presort", default="true", choices=("true", "false"),
+                    help="DDIO's presort (fs.presort; the table tells the two apart on the "
+                    "random-blocks layout only; default true)")
     ap.add_argument("--grid", action="append", default=[],
                     help="KEY=v1,v2,... candidate values of one parameter (repeatable)")
     ap.add_argument("--trials", type=int, default=1, help="trials per cell in the search")
@@ -94,21 +112,24 @@ def main():
                     "document, with its statistics) in this file")
     args = ap.parse_args()
 
-    rows = published(args.method)
+    rows = published(args.method, args.layout, args.presort)
     if args.cells:
         wanted = {tuple(c.split("/")) for c in args.cells.split(",")}
         rows = [r for r in rows if (r["pattern"], r["record"]) in wanted]
         if len(rows) != len(wanted):
             sys.exit(f"calibrate: --cells names cells that the table does not have for "
-                     f"{args.method}: {args.cells}")
+                     f"{args.method} on the {args.layout} layout: {args.cells}")
     grid = parse_grid(args.grid)
     combos = [dict(zip([k for k, _ in grid], vals))
               for vals in itertools.product(*[v for _, v in grid])] or [{}]
+    fixed = {"fs.kind": args.method, "workload.layout": args.layout,
+             "workload.trials": args.trials}
+    if args.method == "ddio":
+        fixed["fs.presort"] = args.presort == "true"
     study = {
         "description": f"calibration search: {len(combos)} parameter combinations x "
-                       f"{len(rows)} published {args.method} cells",
-        "set": {"fs.kind": args.method, "workload.layout": "contiguous",
-                "workload.trials": args.trials},
+                       f"{len(rows)} published {args.method} cells, {args.layout} layout",
+        "set": fixed,
         "vary": ([{"cases": combos}] if grid else []) + [{"cases": cell_cases(rows)}],
     }
     with tempfile.TemporaryDirectory() as tmp:
@@ -149,8 +170,9 @@ def main():
         print(f"  {cell:>10}: {e:+6.1f}%")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"method": args.method, "trials": args.trials, "ranking": ranking}, f,
-                      indent=1)
+            json.dump({"method": args.method, "layout": args.layout,
+                       "presort": args.presort == "true" if args.method == "ddio" else None,
+                       "trials": args.trials, "ranking": ranking}, f, indent=1)
 
 
 if __name__ == "__main__":

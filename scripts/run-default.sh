@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The README's main-job command: installs the Debian packages, builds, and runs the
-# DDIO and SPFS study on the default machine (sim/studies/main.json: six patterns, 8-
-# and 8192-byte records, contiguous and random-blocks layouts, five trials per cell;
-# SPFS's record-at-a-time 8-byte cells left out), printing the table with the
-# published values where they exist. Extra arguments go
-# to `starfish study` (e.g. --set workload.trials=2, --json result.json).
+# paper's comparison on the default machine (sim/studies/main.json: SPFS, 2PIO, DDIO
+# without and with presort on 14 pattern/record cells of both layouts, five trials
+# per cell; SPFS's record-at-a-time 8-byte cells left out), printing the per-cell
+# table and the methods side by side with the published values, errors and ratios
+# to SPFS. Extra arguments go to `starfish study` (e.g. --set workload.trials=2,
+# --json result.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh

@@ -3,6 +3,7 @@
 #include "hw/config/config_error.h"
 #include "sim/cli/common.h"
 #include "sim/parameters.h"
+#include "sim/report/methods_table.h"
 #include "sim/report/run_result.h"
 #include "sim/report/study_result.h"
 #include "sim/report/study_table.h"
@@ -59,6 +60,11 @@ int report_study(const StudySpec &spec, const config::Config &base,
                  const StudyOutputs &outputs, std::ostream &out) {
     RunResult doc = study_result(spec, base, results, host);
     print_study_table(out, results);
+    std::optional<MethodsTable> methods;
+    if (wants_methods_table(spec)) {
+        methods = methods_table(spec, base, results);
+        print_methods_table(out, *methods);
+    }
     host.wall_s = clock.elapsed_s();
     doc.set_host(host);
     if (!outputs.json_path.empty()) {
@@ -70,6 +76,9 @@ int report_study(const StudySpec &spec, const config::Config &base,
     if (!outputs.markdown_path.empty()) {
         write_text_file(outputs.markdown_path,
                         [&](std::ostream &o) { write_study_markdown(o, results); });
+    }
+    if (methods) {
+        write_methods_files(*methods, outputs.csv_path, outputs.markdown_path);
     }
     out << host.line() << "\n";
     if (!study_verified(doc)) {

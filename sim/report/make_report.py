@@ -180,15 +180,31 @@ def methods_section(rep, entry, study):
             from report_figures import methods_bars
             methods_bars(cells, spec.get("title", name), rep.path(rep.figure(name)))
         out.append(f"![{spec.get('title', name)}]({rep.figure(name)})\n\n")
-    points = [(c.method, c.record, c.summary["published"], c.summary["mean"])
-              for c in study.cells if "published" in c.summary]
-    if points:
+    published = sorted((c for c in study.cells if "published" in c.summary),
+                       key=lambda c: (METHOD_ORDER.index(c.method) if c.method in METHOD_ORDER
+                                      else 9, LAYOUT_ORDER.index(c.layout)
+                                      if c.layout in LAYOUT_ORDER else 9, cell_sort_key(c)))
+    if published:
         name = f"{study.name}-published"
+        points = [{"method": c.method, "layout": c.layout, "record": c.record,
+                   "pattern": c.pattern, "published": c.summary["published"],
+                   "model": c.summary["mean"], "error_pct": c.summary.get("error_pct")}
+                  for c in published]
+        fields = ["method", "layout", "record", "pattern", "published", "model", "error_pct"]
+        write_csv(rep.path(f"tables/{name}.csv"), fields,
+                  [[csv_value(p[k]) for k in fields] for p in points])
         if rep.figures:
             from report_figures import published_scatter
             published_scatter(points, f"{study.name}: model against published (MB/s, ra undivided)",
                               rep.path(rep.figure(name)))
-        out.append(f"![model against published]({rep.figure(name)})\n\n")
+        out.append(f"![model against published]({rep.figure(name)})\n\n"
+                   f"The {len(points)} points: [tables/{name}.csv](tables/{name}.csv).\n\n")
+    if entry.get("methods_markdown"):
+        with open(rep.path(entry["methods_markdown"])) as f:
+            methods_table = f.read()
+        out.append("The methods side by side (MB/s; error = model / published − 1; ratios to "
+                   f"SPFS in the model and the paper; [CSV]({entry['methods_csv']})):\n\n"
+                   f"{methods_table}\n")
     rows = []
     groups = {}
     for c in study.cells:

@@ -79,6 +79,12 @@ class Cell:
             return [float(t.get("mb_s_per_cp", t["mb_s"])) for t in self.trials]
         return self.metric("mb_s")
 
+    def plotted_published(self):
+        """The published value as the figures plot it (ra divided by the CPs; the
+        tables, like the papers', give ra undivided)."""
+        cps = int(self.value("machine.cp_count")) if self.pattern == "ra" else 1
+        return self.summary["published"] / cps
+
 
 def method_label(kind, presort):
     if kind == "spfs":

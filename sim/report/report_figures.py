@@ -7,6 +7,8 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import patheffects  # noqa: E402
+from matplotlib.lines import Line2D  # noqa: E402
 
 from report_data import LAYOUT_ORDER, METHOD_ORDER, PATTERN_ORDER, cell_sort_key, ordered  # noqa: E402
 from report_stats import Summary  # noqa: E402
@@ -39,12 +41,13 @@ def _interval_err(mean, ci):
 def methods_bars(cells, title, path):
     """The paper's Figures 4-7: for each pattern a group of bars, one per method
     (mean MB/s over the trials, ra divided by the CPs, 95% interval whiskers); a
-    black tick over a bar marks the published value where there is one."""
+    black line across a bar marks its published value, where there is one."""
     patterns = ordered([c.pattern for c in sorted(cells, key=cell_sort_key)], PATTERN_ORDER)
     methods = ordered([c.method for c in cells], METHOD_ORDER)
     by = {(c.pattern, c.method): c for c in cells}
     width = 0.8 / max(len(methods), 1)
     fig, ax = plt.subplots(figsize=(max(6.0, 0.75 * len(patterns) + 2), 4.2))
+    published_drawn = False
     for m_i, method in enumerate(methods):
         xs, ys, errs, pub_x, pub_y = [], [], ([], []), [], []
         for p_i, pattern in enumerate(patterns):
@@ -59,14 +62,18 @@ def methods_bars(cells, title, path):
             errs[0].append(lo)
             errs[1].append(hi)
             if "published" in cell.summary:
-                cps = int(cell.value("machine.cp_count")) if pattern == "ra" else 1
                 pub_x.append(x)
-                pub_y.append(cell.summary["published"] / cps)
+                pub_y.append(cell.plotted_published())
         ax.bar(xs, ys, width, yerr=errs, capsize=2, label=method, color=_colour(method, m_i),
                error_kw={"elinewidth": 0.8})
         if pub_x:
-            ax.scatter(pub_x, pub_y, marker="_", s=120, color="black", linewidths=2,
-                       zorder=5, label="published")
+            # A line as wide as the bar, white-edged so it shows on every colour.
+            ax.hlines(pub_y, [x - width * 0.45 for x in pub_x], [x + width * 0.45 for x in pub_x],
+                      colors="black", linewidths=2.2, zorder=5,
+                      label=None if published_drawn else "published",
+                      path_effects=[patheffects.Stroke(linewidth=3.6, foreground="white"),
+                                    patheffects.Normal()])
+            published_drawn = True
     handles, labels = ax.get_legend_handles_labels()
     unique = dict(zip(labels, handles))
     ax.legend(unique.values(), unique.keys(), fontsize=8, ncol=min(5, len(unique)),
@@ -81,39 +88,61 @@ def methods_bars(cells, title, path):
     _save(fig, path)
 
 
+LAYOUT_MARKERS = {"contiguous": "o", "random-blocks": "s", "random-tracks": "^"}
+
+
 def published_scatter(points, title, path):
     """Model against published value per cell (undivided MB/s, log axes): the
-    diagonal is perfect agreement, the bands +-5% and +-10%. `points` holds
-    (method, record, published, model mean)."""
-    fig, ax = plt.subplots(figsize=(6.2, 6.0))
-    values = [v for p in points for v in p[2:]]
+    diagonal y = x is perfect agreement, the bands +-5% and +-10%. Colour is the
+    method, the marker the layout, a filled marker an 8192-byte record and a
+    hollow one any other. `points` holds dicts with method, layout, record,
+    published and model (the mean)."""
+    fig, ax = plt.subplots(figsize=(6.6, 6.2))
+    values = [p[k] for p in points for k in ("published", "model")]
     lo, hi = min(values) / 1.3, max(values) * 1.3
     xs = [lo * (hi / lo) ** (i / 50) for i in range(51)]
     ax.fill_between(xs, [x * 0.9 for x in xs], [x * 1.1 for x in xs], color="#dddddd",
                     label="±10%")
     ax.fill_between(xs, [x * 0.95 for x in xs], [x * 1.05 for x in xs], color="#bbbbbb",
                     label="±5%")
-    ax.plot(xs, xs, color="black", linewidth=0.8)
-    methods = ordered([p[0] for p in points], METHOD_ORDER)
+    ax.plot(xs, xs, color="black", linewidth=0.8, label="model = published")
+    methods = ordered([p["method"] for p in points], METHOD_ORDER)
+    layouts = ordered([p["layout"] for p in points], LAYOUT_ORDER)
     for i, method in enumerate(methods):
-        for record, marker in ((8, "o"), (8192, "s")):
-            sel = [p for p in points if p[0] == method and p[1] == record]
-            if sel:
-                ax.scatter([p[2] for p in sel], [p[3] for p in sel], marker=marker,
-                           color=_colour(method, i), s=22, label=f"{method}, {record} B",
-                           zorder=3, edgecolors="black", linewidths=0.3)
-        other = [p for p in points if p[0] == method and p[1] not in (8, 8192)]
-        if other:
-            ax.scatter([p[2] for p in other], [p[3] for p in other], marker="^",
-                       color=_colour(method, i), s=22, label=f"{method}, other records", zorder=3)
+        colour = _colour(method, i)
+        for layout in layouts:
+            marker = LAYOUT_MARKERS.get(layout, "D")
+            for filled in (True, False):
+                sel = [p for p in points if p["method"] == method and p["layout"] == layout
+                       and (p["record"] == 8192) == filled]
+                if sel:
+                    ax.scatter([p["published"] for p in sel], [p["model"] for p in sel],
+                               marker=marker, s=24, zorder=3, linewidths=0.9,
+                               facecolors=colour if filled else "none",
+                               edgecolors="black" if filled else colour)
+    # The legend names each encoding once: colours, markers, fill.
+    handles, labels = ax.get_legend_handles_labels()
+    for i, method in enumerate(methods):
+        handles.append(Line2D([], [], linestyle="none", marker="o", markersize=6,
+                              markerfacecolor=_colour(method, i), markeredgecolor="black"))
+        labels.append(method)
+    for layout in layouts:
+        handles.append(Line2D([], [], linestyle="none", marker=LAYOUT_MARKERS.get(layout, "D"),
+                              markersize=6, markerfacecolor="white", markeredgecolor="black"))
+        labels.append(layout)
+    handles += [Line2D([], [], linestyle="none", marker="o", markersize=6,
+                       markerfacecolor="#555555", markeredgecolor="black"),
+                Line2D([], [], linestyle="none", marker="o", markersize=6,
+                       markerfacecolor="none", markeredgecolor="#555555")]
+    labels += ["8192-byte records", "8-byte records"]
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlim(lo, hi)
     ax.set_ylim(lo, hi)
     ax.set_xlabel("published throughput (MB/s)")
     ax.set_ylabel("model throughput (MB/s)")
-    ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=7, loc="upper left")
+    ax.set_title(f"{title}: {len(points)} cells", fontsize=10)
+    ax.legend(handles, labels, fontsize=7, loc="upper left")
     ax.grid(alpha=0.3, which="both")
     _save(fig, path)
 

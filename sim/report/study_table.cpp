@@ -1,6 +1,6 @@
 #include "sim/report/study_table.h"
 
-#include "sim/report/csv.h"
+#include "sim/report/text_table.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,28 +12,6 @@ namespace starfish::sim {
 using nlohmann::json;
 
 namespace {
-
-std::string value_text(const json &v) {
-    if (v.is_string()) {
-        return v.get<std::string>();
-    }
-    if (v.is_number_float()) {
-        char buf[32];
-        std::snprintf(buf, sizeof buf, "%g", v.get<double>());
-        return buf;
-    }
-    return v.dump();
-}
-
-std::string fixed(double v, int decimals) {
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
-struct Row {
-    std::vector<std::string> cells;
-};
 
 bool has_movements(const std::vector<CellResult> &cells) {
     return std::any_of(cells.begin(), cells.end(),
@@ -56,43 +34,47 @@ std::vector<std::string> summary_header(const std::vector<CellResult> &cells) {
     return h;
 }
 
-std::vector<Row> rows_of(const std::vector<CellResult> &cells, std::vector<std::string> &header) {
+// The per-cell table with the configuration keys' full names as its header.
+TextTable table_of(const std::vector<CellResult> &cells) {
+    TextTable t;
     auto keys = study_columns(cells);
-    header = keys;
+    t.key_columns = keys.size();
+    t.header = keys;
     auto sh = summary_header(cells);
-    header.insert(header.end(), sh.begin(), sh.end());
+    t.header.insert(t.header.end(), sh.begin(), sh.end());
     bool movements = has_movements(cells);
     bool published = sh.size() > 5u + movements;
-    std::vector<Row> rows;
     for (const auto &c : cells) {
-        Row r;
+        std::vector<std::string> r;
         for (const auto &k : keys) {
-            r.cells.push_back(c.overrides.contains(k) ? value_text(c.overrides[k]) : "");
+            r.push_back(c.overrides.contains(k) ? value_text(c.overrides[k]) : "");
         }
         const json &s = c.summary;
-        r.cells.push_back(fixed(s["mean"].get<double>(), 2));
-        r.cells.push_back(fixed(s["cv"].get<double>(), 3));
-        r.cells.push_back(fixed(s["ci95"][0].get<double>(), 2));
-        r.cells.push_back(fixed(s["ci95"][1].get<double>(), 2));
-        r.cells.push_back(std::to_string(s["trials"].get<int>()));
+        r.push_back(fixed_text(s["mean"].get<double>(), 2));
+        r.push_back(fixed_text(s["cv"].get<double>(), 3));
+        r.push_back(fixed_text(s["ci95"][0].get<double>(), 2));
+        r.push_back(fixed_text(s["ci95"][1].get<double>(), 2));
+        r.push_back(std::to_string(s["trials"].get<int>()));
         if (movements) {
-            r.cells.push_back(s.contains("movements") ? fixed(s["movements"].get<double>(), 0)
-                                                      : "");
+            r.push_back(s.contains("movements") ? fixed_text(s["movements"].get<double>(), 0) : "");
         }
         if (published) {
-            r.cells.push_back(s.contains("published") ? fixed(s["published"].get<double>(), 2)
-                                                      : "");
-            r.cells.push_back(s.contains("error_pct") ? fixed(s["error_pct"].get<double>(), 1)
-                                                      : "");
+            r.push_back(s.contains("published") ? fixed_text(s["published"].get<double>(), 2) : "");
+            r.push_back(s.contains("error_pct") ? fixed_text(s["error_pct"].get<double>(), 1) : "");
         }
-        rows.push_back(r);
+        t.rows.push_back(r);
     }
-    return rows;
+    return t;
 }
 
-std::string short_key(const std::string &key) {
-    auto dot = key.rfind('.');
-    return dot == std::string::npos ? key : key.substr(dot + 1);
+// The same with the keys' last parts ("record_bytes"), as the terminal and
+// Markdown show them.
+TextTable shown_table_of(const std::vector<CellResult> &cells) {
+    TextTable t = table_of(cells);
+    for (auto &h : t.header) {
+        h = short_key(h);
+    }
+    return t;
 }
 
 } // namespace
@@ -144,73 +126,29 @@ ComparisonStats compare_stats(const std::vector<CellResult> &cells) {
 }
 
 void print_study_table(std::ostream &out, const std::vector<CellResult> &cells) {
-    std::vector<std::string> header;
-    auto rows = rows_of(cells, header);
-    std::vector<size_t> width(header.size());
-    std::vector<std::string> shown(header.size());
-    for (size_t i = 0; i < header.size(); ++i) {
-        shown[i] = short_key(header[i]);
-        width[i] = shown[i].size();
-        for (const auto &r : rows) {
-            width[i] = std::max(width[i], r.cells[i].size());
-        }
-    }
-    size_t keys = study_columns(cells).size();
-    auto line = [&](const std::vector<std::string> &v) {
-        for (size_t i = 0; i < v.size(); ++i) {
-            std::string pad(width[i] - v[i].size(), ' ');
-            out << (i ? "  " : "") << (i < keys ? v[i] + pad : pad + v[i]);
-        }
-        out << "\n";
-    };
-    line(shown);
-    for (const auto &r : rows) {
-        line(r.cells);
-    }
+    print_aligned(out, shown_table_of(cells));
     ComparisonStats st = compare_stats(cells);
     if (st.cells > 0) {
         out << "published comparison: " << st.cells << " cells, median |error| "
-            << fixed(st.median_abs_error_pct, 1) << "%, worst " << fixed(st.worst_error_pct, 1)
-            << "% (" << st.worst_cell << "), within 5%: " << st.within_5pct
-            << ", within 10%: " << st.within_10pct << "\n";
+            << fixed_text(st.median_abs_error_pct, 1) << "%, worst "
+            << fixed_text(st.worst_error_pct, 1) << "% (" << st.worst_cell
+            << "), within 5%: " << st.within_5pct << ", within 10%: " << st.within_10pct << "\n";
     }
 }
 
 void write_study_csv(std::ostream &out, const std::vector<CellResult> &cells) {
-    std::vector<std::string> header;
-    auto rows = rows_of(cells, header);
-    write_csv_row(out, header);
-    for (const auto &r : rows) {
-        write_csv_row(out, r.cells);
-    }
+    write_csv_table(out, table_of(cells));
 }
 
 void write_study_markdown(std::ostream &out, const std::vector<CellResult> &cells) {
-    std::vector<std::string> header;
-    auto rows = rows_of(cells, header);
-    out << "|";
-    for (const auto &h : header) {
-        out << " " << short_key(h) << " |";
-    }
-    out << "\n|";
-    for (size_t i = 0; i < header.size(); ++i) {
-        out << "---|";
-    }
-    out << "\n";
-    for (const auto &r : rows) {
-        out << "|";
-        for (const auto &c : r.cells) {
-            out << " " << c << " |";
-        }
-        out << "\n";
-    }
+    write_markdown_table(out, shown_table_of(cells));
     ComparisonStats st = compare_stats(cells);
     if (st.cells > 0) {
         out << "\n"
             << st.cells << " cells with a published value: median |error| "
-            << fixed(st.median_abs_error_pct, 1) << "%, worst " << fixed(st.worst_error_pct, 1)
-            << "% (" << st.worst_cell << "); " << st.within_5pct << " within 5%, "
-            << st.within_10pct << " within 10%.\n";
+            << fixed_text(st.median_abs_error_pct, 1) << "%, worst "
+            << fixed_text(st.worst_error_pct, 1) << "% (" << st.worst_cell << "); "
+            << st.within_5pct << " within 5%, " << st.within_10pct << " within 10%.\n";
     }
 }
 

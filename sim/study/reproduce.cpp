@@ -2,6 +2,7 @@
 
 #include "hw/config/config_error.h"
 #include "sim/parameters.h"
+#include "sim/report/methods_table.h"
 #include "sim/report/run_result.h"
 #include "sim/report/study_result.h"
 #include "sim/report/study_table.h"
@@ -456,6 +457,13 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
                         [&](std::ostream &o) { write_study_csv(o, results); });
         write_text_file((out_dir / "tables" / (name + ".md")).string(),
                         [&](std::ostream &o) { write_study_markdown(o, results); });
+        if (wants_methods_table(study.spec)) {
+            write_methods_files(methods_table(study.spec, opts.base, results),
+                                (out_dir / "tables" / (name + ".csv")).string(),
+                                (out_dir / "tables" / (name + ".md")).string());
+            entry["methods_csv"] = "tables/" + methods_path(name + ".csv");
+            entry["methods_markdown"] = "tables/" + methods_path(name + ".md");
+        }
 
         out << "  " << name << " done in " << duration_text(host.wall_s)
             << (verified ? "" : "; DATA WRONG in some trial");

@@ -55,9 +55,10 @@ StudySpec parse_study(const json &doc, const std::string &origin, const std::str
     for (auto it = doc.begin(); it != doc.end(); ++it) {
         const std::string &k = it.key();
         if (k != "description" && k != "set" && k != "vary" && k != "skip" && k != "compare" &&
-            k != "metric" && k != "report" && k != "from") {
+            k != "metric" && k != "report" && k != "from" && k != "table") {
             fail("unknown study field '" + k +
-                 "' (allowed: description, set, vary, skip, metric, compare, report, from)");
+                 "' (allowed: description, set, vary, skip, metric, compare, report, from, "
+                 "table)");
         }
     }
     auto text_field = [&](const json &obj, const char *field, const std::string &fallback) {
@@ -72,6 +73,10 @@ StudySpec parse_study(const json &doc, const std::string &origin, const std::str
     };
     spec.description = text_field(doc, "description", "");
     spec.metric = text_field(doc, "metric", "mb_s");
+    spec.table = text_field(doc, "table", "cells");
+    if (spec.table != "cells" && spec.table != "methods") {
+        fail("'table' must be \"cells\" or \"methods\", got \"" + spec.table + "\"");
+    }
     if (doc.contains("report")) {
         if (!doc["report"].is_object()) {
             fail("'report' must be an object (docs/reproduce.md)");

@@ -15,6 +15,8 @@
 //            read by sim/report/make_report.py, carried through untouched here
 //   "from":  name of another study: this one has no cells of its own and is
 //            computed from that study's results by the report (paper-summary)
+//   "table": "cells" (default) or "methods": `starfish study` also prints the
+//            methods side by side (sim/report/methods_table.h)
 // See docs/studies.md and docs/reproduce.md.
 
 #include "hw/config/config.h"
@@ -45,6 +47,8 @@ struct StudySpec {
     std::optional<StudyCompare> compare;
     nlohmann::json report;    // null, or the "report" object (docs/reproduce.md)
     std::string derived_from; // "" for a study with cells of its own
+
+    std::string table = "cells"; // or "methods": also the methods side by side
 };
 
 struct StudyCell {

@@ -187,4 +187,41 @@ BOOST_AUTO_TEST_CASE(the_number_of_processes_and_start_order_change_no_result) {
     }
 }
 
+// A study with "table": "methods" prints the methods side by side after the
+// per-cell table and writes them beside its CSV and Markdown (docs/studies.md).
+BOOST_AUTO_TEST_CASE(a_methods_study_prints_and_writes_the_methods_side_by_side) {
+    StudyDir d;
+    std::string published = d.path + "/published.csv";
+    std::ofstream(published) << "method,pattern,mbps\nspfs,rb,2.0\nddio,rb,4.0\nddio,rc,3.0\n";
+    std::string file = d.path + "/methods.json";
+    std::ofstream(file) << R"({"set": {"workload.record_bytes": 8192, "workload.file_mb": 0.25,
+            "workload.trials": 1},
+        "vary": [{"fs.kind": ["ddio", "spfs"]}, {"workload.pattern": ["rb", "rc"]}],
+        "compare": {"file": "published.csv", "value": "mbps",
+                    "columns": {"method": "fs.kind", "pattern": "workload.pattern"}},
+        "table": "methods"})";
+    auto r =
+        run_starfish({"study", file, "--config", "small", "--jobs", "2", "--cache-dir", d.cache(),
+                      "--csv", d.path + "/out.csv", "--markdown", d.path + "/out.md"});
+    BOOST_TEST_REQUIRE(r.exit_status == 0, r.err);
+    size_t cells = r.out.find("published comparison: 3 cells");
+    size_t methods = r.out.find("methods side by side");
+    BOOST_TEST_REQUIRE(cells != std::string::npos, r.out);
+    BOOST_TEST_REQUIRE(methods != std::string::npos, r.out);
+    BOOST_TEST(cells < methods, r.out); // after the per-cell table
+    BOOST_TEST(contains(r.out, "DDIO sort / SPFS"), r.out);
+    BOOST_TEST(contains(r.out, "error against the published values, per method:"), r.out);
+    std::ifstream csv(d.path + "/out-methods.csv");
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(csv, line);) {
+        lines.push_back(line);
+    }
+    BOOST_TEST_REQUIRE(lines.size() == 3u); // header, rb, rc
+    BOOST_TEST(contains(lines[0], "workload.pattern,SPFS MB/s,SPFS published,SPFS error %"),
+               lines[0]);
+    BOOST_TEST(lines[1].rfind("rb,", 0) == 0u, lines[1]);
+    BOOST_TEST(std::filesystem::exists(d.path + "/out-methods.md"));
+    BOOST_TEST(std::filesystem::exists(d.path + "/out.csv")); // the per-cell table still
+}
+
 BOOST_AUTO_TEST_SUITE_END()

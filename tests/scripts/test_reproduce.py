@@ -74,7 +74,36 @@ def check_report(report, expected):
         assert os.path.getsize(path) > 5000, f"{fig} is suspiciously small"
     for name in expected:
         assert any(os.path.basename(f).startswith(name) for f in figures), f"no figure for {name}"
+    if "paper-main" in names:
+        check_paper_main(report, manifest, index, figures)
     return manifest
+
+
+def check_paper_main(report, manifest, index, figures):
+    """Figures 4-7 and the model-against-published scatter over all 245 published
+    cells (its data CSV gives the points), and the methods table side by side."""
+    for layout in ("contiguous", "random-blocks"):
+        for record in (8, 8192):
+            assert f"figures/paper-main-{layout}-{record}.png" in figures, (layout, record)
+    assert "figures/paper-main-published.png" in figures, figures
+    with open(os.path.join(report, "tables", "paper-main-published.csv"), newline="") as f:
+        points = list(csv.DictReader(f))
+    assert len(points) == 245, len(points)
+    assert all(float(p["published"]) > 0 and float(p["model"]) > 0 for p in points)
+    per_method = {}
+    for p in points:
+        per_method[(p["method"], p["layout"])] = per_method.get((p["method"], p["layout"]), 0) + 1
+    assert per_method == {(m, layout): 35 for m in ("SPFS", "2PIO", "DDIO sort")
+                          for layout in ("contiguous", "random-blocks")} | \
+        {("DDIO no sort", "random-blocks"): 35}, per_method
+    entry = next(e for e in manifest["studies"] if e["name"] == "paper-main")
+    with open(os.path.join(report, entry["methods_csv"]), newline="") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == 70, len(rows)  # 35 cells x 2 layouts
+    assert all(r["SPFS published"] and r["DDIO sort published"] for r in rows)
+    assert all(r["DDIO no sort published"] for r in rows if r["workload.layout"] == "random-blocks")
+    non_empty(os.path.join(report, entry["methods_markdown"]))
+    assert "The methods side by side" in index and "| DDIO sort / SPFS published |" in index
 
 
 def main():
