@@ -212,7 +212,9 @@ Run run_case(const Case &c, const FakeOptions &base_opts = FakeOptions(), uint64
         std::memset(buf, 0, bytes);
         if (pattern.is_write) {
             std::vector<uint8_t> mine = expected_buffer(pattern, cp);
-            std::memcpy(buf, mine.data(), mine.size());
+            if (!mine.empty()) { // a CP with no data has no buffer to copy from
+                std::memcpy(buf, mine.data(), mine.size());
+            }
         }
         fw_msg_set_base(e.m, buf, static_cast<uint32_t>(bytes));
         std::vector<unsigned> cp_nodes;
