@@ -1,0 +1,41 @@
+// Whether the build has the RTL engines (rtl/wrappers/rtl_build.h): this build says
+// what CMake built, and a build without them tells the user why and which command
+// adds them (the message net.model = rtl and ni.model = rtl stop with).
+#include "rtl/wrappers/rtl_build.h"
+
+#include <boost/test/unit_test.hpp>
+
+#include <string>
+
+using namespace starfish::rtl;
+
+namespace {
+bool contains(const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+}
+} // namespace
+
+BOOST_AUTO_TEST_SUITE(rtl_build_kind)
+
+// STARFISH_TEST_RTL_ENGINES: whether tests/CMakeLists.txt saw the engines' targets.
+BOOST_AUTO_TEST_CASE(this_build_reports_what_cmake_built) {
+    BOOST_TEST((rtl_build() == RtlBuild::Included) == (STARFISH_TEST_RTL_ENGINES != 0));
+}
+
+BOOST_AUTO_TEST_CASE(a_build_configured_without_them_names_the_option_and_the_command) {
+    const std::string m = rtl_missing_message("ni.model = rtl", RtlBuild::ConfiguredOff);
+    BOOST_TEST(m.rfind("ni.model = rtl: ", 0) == 0u, m);
+    BOOST_TEST(contains(m, "-DSTARFISH_RTL=OFF"), m);
+    BOOST_TEST(contains(m, "scripts/run-default.sh"), m);
+    BOOST_TEST(contains(m, "`bash scripts/build.sh -DSTARFISH_RTL=ON`"), m);
+}
+
+BOOST_AUTO_TEST_CASE(a_build_without_verilator_names_the_installer_and_the_command) {
+    const std::string m = rtl_missing_message("net.model = rtl", RtlBuild::NoVerilator);
+    BOOST_TEST(m.rfind("net.model = rtl: ", 0) == 0u, m);
+    BOOST_TEST(contains(m, "Verilator was not found"), m);
+    BOOST_TEST(contains(m, "scripts/install-deps.sh"), m);
+    BOOST_TEST(contains(m, "`bash scripts/build.sh -DSTARFISH_RTL=ON`"), m);
+}
+
+BOOST_AUTO_TEST_SUITE_END()
