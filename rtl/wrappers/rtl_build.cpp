@@ -1,5 +1,7 @@
 #include "rtl/wrappers/rtl_build.h"
 
+#include "hw/config/config_error.h"
+
 namespace starfish::rtl {
 
 RtlBuild rtl_build() {
@@ -27,6 +29,17 @@ std::string rtl_missing_message(const std::string &setting, RtlBuild build) {
         break;
     }
     return setting + ": the RTL engines are in this build"; // not an error; callers check first
+}
+
+void require_rtl_engines(const config::Config &cfg, RtlBuild build) {
+    if (build == RtlBuild::Included) {
+        return;
+    }
+    for (const char *key : {"net.model", "ni.model"}) {
+        if (cfg.get_string(key) == "rtl") {
+            throw config::ConfigError(rtl_missing_message(std::string(key) + " = rtl", build));
+        }
+    }
 }
 
 } // namespace starfish::rtl

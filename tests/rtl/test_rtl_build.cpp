@@ -1,13 +1,18 @@
 // Whether the build has the RTL engines (rtl/wrappers/rtl_build.h): this build says
-// what CMake built, and a build without them tells the user why and which command
-// adds them (the message net.model = rtl and ni.model = rtl stop with).
+// what CMake built, a build without them tells the user why and which command adds
+// them, and a configuration that asks for them there is refused when it is loaded.
 #include "rtl/wrappers/rtl_build.h"
+
+#include "hw/config/config_error.h"
+#include "sim/parameters.h"
 
 #include <boost/test/unit_test.hpp>
 
 #include <string>
 
 using namespace starfish::rtl;
+using starfish::config::Config;
+using starfish::config::ConfigError;
 
 namespace {
 bool contains(const std::string &text, const std::string &part) {
@@ -36,6 +41,25 @@ BOOST_AUTO_TEST_CASE(a_build_without_verilator_names_the_installer_and_the_comma
     BOOST_TEST(contains(m, "Verilator was not found"), m);
     BOOST_TEST(contains(m, "scripts/install-deps.sh"), m);
     BOOST_TEST(contains(m, "`bash scripts/build.sh -DSTARFISH_RTL=ON`"), m);
+}
+
+BOOST_AUTO_TEST_CASE(a_configuration_asking_for_a_missing_engine_is_refused_with_that_message) {
+    for (const char *key : {"net.model", "ni.model"}) {
+        Config cfg(starfish::sim::parameter_registry());
+        cfg.set(key, "rtl", "test");
+        const std::string setting = std::string(key) + " = rtl";
+        for (RtlBuild build : {RtlBuild::ConfiguredOff, RtlBuild::NoVerilator}) {
+            try {
+                require_rtl_engines(cfg, build);
+                BOOST_FAIL(setting + " accepted by a build without the RTL engines");
+            } catch (const ConfigError &e) {
+                BOOST_TEST(e.what() == rtl_missing_message(setting, build));
+            }
+        }
+        BOOST_CHECK_NO_THROW(require_rtl_engines(cfg, RtlBuild::Included));
+    }
+    const Config tlm(starfish::sim::parameter_registry()); // packet network, TLM NI
+    BOOST_CHECK_NO_THROW(require_rtl_engines(tlm, RtlBuild::ConfiguredOff));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
