@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs every Debian 12 package starfish-sc needs. Idempotent: packages that
 # are already present are skipped, so running it twice costs one dpkg query.
+# Prints a line per phase and per step of its progress (scripts/progress.sh); on a
+# fresh machine the installation takes minutes (README.md, "Two commands").
 set -euo pipefail
+source "$(dirname "$0")/progress.sh"
 
 packages=(
   cmake ninja-build g++ gcc pkg-config make
@@ -33,9 +36,22 @@ if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
 
-echo "install-deps: installing ${missing[*]}"
+echo "install-deps: installing ${#missing[@]} packages and what they need: ${missing[*]}"
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+start=$SECONDS
+echo "install-deps: apt-get update (the package lists)"
+"${sudo_cmd[@]}" apt-get update -qq 2>&1 | heartbeat install-deps
+echo "install-deps: apt-get install (download, then unpack and configure)"
+# apt-get's own lines (dpkg's, a few per package) go to a log that is shown when it
+# fails; its status lines become the progress lines. Errors (stderr) always show.
+log=$(mktemp -t starfish-install-deps.XXXXXX)
+if ! "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends -o APT::Status-Fd=1 \
+  "${missing[@]}" | apt_progress "$log" | heartbeat install-deps; then
+  echo "install-deps: apt-get install failed; the end of its output (all of it in $log):" >&2
+  tail -n 40 "$log" >&2
+  exit 1
+fi
+rm -f "$log"
+echo "install-deps: ${#missing[@]} packages installed in $((SECONDS - start)) s"

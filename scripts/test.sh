@@ -16,12 +16,13 @@ fi
 bash scripts/install-deps.sh
 jobs=${STARFISH_JOBS:-$(nproc)}
 
-# run_pass NAME BUILD_DIR [cmake options...]: build, then CTest.
+# run_pass NAME BUILD_DIR [cmake options...]: build everything, then CTest. The RTL
+# engines are always in: a build directory scripts/run-default.sh made has them off.
 run_pass() {
   local name=$1 dir=$2
   shift 2
   local start=$SECONDS
-  STARFISH_BUILD_DIR=$dir bash scripts/build.sh "$@"
+  STARFISH_BUILD_DIR=$dir bash scripts/build.sh -DSTARFISH_RTL=ON "$@"
   local built=$SECONDS
   (cd "$dir" && ctest --output-on-failure -j "$jobs" --timeout 1500)
   echo "test.sh: $name pass: build $((built - start)) s, tests $((SECONDS - built)) s"

@@ -2,6 +2,7 @@
 
 #include "hw/config/config_error.h"
 #include "hw/node_map.h"
+#include "rtl/wrappers/rtl_build.h"
 #ifdef STARFISH_HAVE_RTL_NI_DMA
 #include "rtl/ni_dma/ni_dma_rtl.h"
 #endif
@@ -30,7 +31,7 @@ NodeIdentity identity_of(const NodeSetup &s) {
 
 namespace {
 // ni.model picks the DMA engine: the TLM model, or the Verilog RTL behind its
-// wrapper (docs/rtl.md), built only where Verilator is installed.
+// wrapper (docs/rtl.md), in a build with the RTL engines (rtl/wrappers/rtl_build.h).
 std::unique_ptr<node::NetworkInterface> make_network_interface(const NodeSetup &setup,
                                                                const config::Config &cfg,
                                                                node::NodeMemory &memory,
@@ -42,8 +43,7 @@ std::unique_ptr<node::NetworkInterface> make_network_interface(const NodeSetup &
                                                setup.router, setup.node_routers,
                                                static_cast<int>(cfg.get_int("net.width")));
 #else
-        throw config::ConfigError(
-            "ni.model = rtl: this build has no RTL (Verilator was not found at configure time)");
+        throw config::ConfigError(rtl::rtl_missing_message("ni.model = rtl", rtl::rtl_build()));
 #endif
     }
     return std::make_unique<node::NetworkInterface>("ni", params, setup.node_id, memory, network,

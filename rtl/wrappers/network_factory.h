@@ -1,7 +1,7 @@
 #pragma once
 // Builds the network named by net.model: the TLM engines (packet, flit) through
 // net::make_torus_network, or the Verilog routers (rtl, rtl_torus.h) when the build
-// has Verilator. What the machine and `starfish net traffic` call.
+// has the RTL engines (rtl_build.h). What the machine and `starfish net traffic` call.
 
 #include "tlm_models/net/torus_base.h"
 
@@ -15,8 +15,5 @@ namespace starfish::rtl {
 std::unique_ptr<net::TorusBase> make_network(const char *name, const net::NetParams &params,
                                              uint64_t seed, uint64_t trial,
                                              const std::string &rtl_fst = {});
-
-// Whether this build includes the RTL network (Verilator was found).
-bool rtl_network_available();
 
 } // namespace starfish::rtl

@@ -1,6 +1,7 @@
 #include "sim/cli/common.h"
 
 #include "hw/config/loader.h"
+#include "rtl/wrappers/rtl_build.h"
 #include "sim/parameters.h"
 
 #include <iostream>
@@ -34,6 +35,7 @@ config::Config load_config(const CommonOptions &opts) {
         config::apply_override(cfg, assignment);
     }
     cfg.validate();
+    rtl::require_rtl_engines(cfg);
     return cfg;
 }
 

@@ -48,12 +48,7 @@ int64_t field(const json &r, size_t id, int f) {
 
 } // namespace
 
-// With Verilator, the Verilog router network too (net.model = rtl, docs/rtl.md).
-#ifdef STARFISH_HAVE_RTL_NET
-const char *const kPolicyModels[] = {"packet", "flit", "rtl"};
-#else
-const char *const kPolicyModels[] = {"packet", "flit"};
-#endif
+const std::vector<const char *> kPolicyModels = engine_models();
 
 BOOST_AUTO_TEST_SUITE(net_router_policies)
 

@@ -20,12 +20,7 @@ using nlohmann::json;
 
 namespace {
 
-// With Verilator, the Verilog router network too (net.model = rtl, docs/rtl.md).
-#ifdef STARFISH_HAVE_RTL_NET
-const char *const kModels[] = {"packet", "flit", "rtl"};
-#else
-const char *const kModels[] = {"packet", "flit"};
-#endif
+const std::vector<const char *> kModels = engine_models();
 
 Scenario base(const char *model, int width = 6, int height = 6) {
     return quiet_scenario(model, width, height);
