@@ -61,11 +61,19 @@ std::vector<Row> rows_of(const std::vector<CellResult> &cells, std::vector<std::
             r.cells.push_back(c.overrides.contains(k) ? value_text(c.overrides[k]) : "");
         }
         const json &s = c.summary;
-        r.cells.push_back(fixed(s["mean"].get<double>(), 2));
-        r.cells.push_back(fixed(s["cv"].get<double>(), 3));
-        r.cells.push_back(fixed(s["ci95"][0].get<double>(), 2));
-        r.cells.push_back(fixed(s["ci95"][1].get<double>(), 2));
-        r.cells.push_back(std::to_string(s["trials"].get<int>()));
+        int trials = s["trials"].get<int>();
+        int failed = s.value("failed_trials", 0);
+        if (trials == 0) {
+            // Every trial of the cell failed: nothing was measured.
+            r.cells.insert(r.cells.end(), {"FAILED", "", "", ""});
+        } else {
+            r.cells.push_back(fixed(s["mean"].get<double>(), 2));
+            r.cells.push_back(fixed(s["cv"].get<double>(), 3));
+            r.cells.push_back(fixed(s["ci95"][0].get<double>(), 2));
+            r.cells.push_back(fixed(s["ci95"][1].get<double>(), 2));
+        }
+        r.cells.push_back(std::to_string(trials) +
+                          (failed > 0 ? " (" + std::to_string(failed) + " failed)" : ""));
         if (published) {
             r.cells.push_back(s.contains("published") ? fixed(s["published"].get<double>(), 2)
                                                       : "");
