@@ -25,6 +25,12 @@ int sc_main(int argc, char *argv[]) {
     using namespace starfish::sim;
     // Trial processes must not each print the SystemC banner.
 
+    // A failed run stops the kernel with sc_stop, which SystemC announces as
+    // "Info: /OSCI/SystemC: Simulation stopped by user."; the failure's own message
+    // says what happened.
+    sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO,
+                                            sc_core::SC_DO_NOTHING);
+
     CLI::App app{"starfish: SystemC/TLM co-simulation of Kotz's disk-directed I/O machine"};
     app.set_version_flag("--version", std::string("starfish ") + starfish_version() + " (SystemC " +
                                           SC_VERSION + ")");

@@ -1,5 +1,6 @@
 #include "sim/parameters.h"
 
+#include "hw/platform/fault_checks.h"
 #include "hw/platform/fw_params.h"
 #include "hw/platform/machine_params.h"
 #include "hw/platform/node_hal_params.h"
@@ -29,6 +30,7 @@ config::Registry build_registry() {
     platform::declare_watchdog_params(reg);
     storage::declare_disk_params(reg);
     storage::declare_disk_fault_params(reg);
+    platform::declare_fault_checks(reg);
     storage::declare_scsi_bus_params(reg);
     storage::declare_scsi_adapter_params(reg);
     platform::declare_fw_params(reg);

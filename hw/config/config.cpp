@@ -33,11 +33,48 @@ void check_range(const ParamSpec &spec, double v, const json &value, const std::
     }
 }
 
-// The whole of text as a finite number (strtod syntax), else a ConfigError.
+// A decimal number as JSON writes one, with an optional '+' and nothing around it:
+// [+-]digits[.digits][e[+-]digits] (also "5." and ".5"). strtod alone would also
+// take leading blanks and hexadecimal ("0x10").
+bool is_decimal_number(const std::string &text) {
+    size_t i = 0, n = text.size();
+    auto digits = [&] {
+        size_t start = i;
+        while (i < n && text[i] >= '0' && text[i] <= '9') {
+            ++i;
+        }
+        return i - start;
+    };
+    if (i < n && (text[i] == '+' || text[i] == '-')) {
+        ++i;
+    }
+    size_t whole = digits();
+    size_t fraction = 0;
+    if (i < n && text[i] == '.') {
+        ++i;
+        fraction = digits();
+    }
+    if (whole + fraction == 0) {
+        return false;
+    }
+    if (i < n && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        if (i < n && (text[i] == '+' || text[i] == '-')) {
+            ++i;
+        }
+        if (digits() == 0) {
+            return false;
+        }
+    }
+    return i == n;
+}
+
+// The whole of text as a finite decimal number, else a ConfigError.
 double number_from_text(const ParamSpec &spec, const std::string &text, const std::string &source) {
     char *end = nullptr;
     double d = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size()) {
+    bool whole = !text.empty() && end == text.c_str() + text.size();
+    if (!whole || (std::isfinite(d) && !is_decimal_number(text))) {
         type_error(spec, json(text), source);
     }
     if (!std::isfinite(d)) {
@@ -146,7 +183,8 @@ void Config::set_from_text(const std::string &key, const std::string &text,
         errno = 0;
         char *end = nullptr;
         long long v = std::strtoll(text.c_str(), &end, 10);
-        if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE) {
+        if (text.empty() || end != text.c_str() + text.size() || errno == ERANGE ||
+            !is_decimal_number(text)) {
             // Let "1e3" or "2.0" through the float path; checked_value rejects fractions.
             value = number_from_text(spec, text, source);
         } else {

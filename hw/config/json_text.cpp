@@ -27,6 +27,12 @@ public:
     bool binary(binary_t &) override { return false; } // JSON text has no binary values
     bool start_object(std::size_t) override { return open(json::object()); }
     bool key(string_t &k) override {
+        ++keys_;
+        // nlohmann would keep the last of two equal keys without a word.
+        if (stack_.back()->contains(k)) {
+            duplicate_ = std::move(k);
+            return false;
+        }
         key_ = std::move(k);
         return true;
     }
@@ -41,6 +47,10 @@ public:
     }
 
     bool too_deep() const { return too_deep_; }
+    // The key that appeared twice in one object ("" if none) and its number among
+    // all keys of the text (1-based).
+    const std::string &duplicate() const { return duplicate_; }
+    size_t keys() const { return keys_; }
     size_t error_position() const { return error_position_; } // bytes read, 1-based
     const std::string &error() const { return error_; }
 
@@ -83,6 +93,8 @@ private:
     std::vector<json *> stack_;
     std::string key_;
     bool too_deep_ = false;
+    std::string duplicate_;
+    size_t keys_ = 0;
     size_t error_position_ = 0;
     std::string error_;
 };
@@ -108,6 +120,28 @@ size_t too_deep_offset(const std::string &text) {
             }
         } else if (c == '}' || c == ']') {
             --depth;
+        }
+    }
+    return text.size();
+}
+
+// Offset of the opening quote of the n-th (1-based) object key of the text: the
+// n-th string followed by a colon (the text up to it is valid JSON).
+size_t nth_key_offset(const std::string &text, size_t n) {
+    size_t seen = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '"') {
+            continue;
+        }
+        size_t start = i;
+        for (++i; i < text.size() && text[i] != '"'; ++i) {
+            if (text[i] == '\\') {
+                ++i;
+            }
+        }
+        size_t after = text.find_first_not_of(" \t\r\n", i + 1);
+        if (after != std::string::npos && text[after] == ':' && ++seen == n) {
+            return start;
         }
     }
     return text.size();
@@ -185,6 +219,11 @@ json parse_json_text(const std::string &text, const std::string &origin) {
     DomBuilder builder(doc);
     if (json::sax_parse(text, &builder)) {
         return doc;
+    }
+    if (!builder.duplicate().empty()) {
+        throw ConfigError(origin + ":" + line_column(text, nth_key_offset(text, builder.keys())) +
+                          ": key '" + printable(builder.duplicate()) +
+                          "' appears twice in the same object (which value is meant?)");
     }
     if (builder.too_deep()) {
         throw ConfigError(origin + ":" + line_column(text, too_deep_offset(text)) +

@@ -1,11 +1,10 @@
 #include "hw/config/loader.h"
 
 #include "hw/config/config_error.h"
+#include "hw/config/input_file.h"
 #include "hw/config/json_text.h"
 
-#include <fstream>
-#include <sstream>
-#include <sys/stat.h>
+#include <set>
 
 namespace starfish::config {
 
@@ -13,9 +12,11 @@ using nlohmann::json;
 
 namespace {
 
-bool file_exists(const std::string &path) {
-    struct stat st {};
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+// Configuration files are a few KB; anything near this is not one.
+constexpr size_t kMaxConfigBytes = 16u << 20;
+
+bool missing(const std::string &problem) {
+    return problem.rfind("does not exist", 0) == 0;
 }
 
 // A JSON object key may hold a nested group or a value; a group's members are
@@ -41,9 +42,14 @@ void apply_json(Config &cfg, const json &doc, const std::string &origin) {
     }
     std::vector<std::pair<std::string, json>> entries;
     flatten(doc, "", origin, entries);
+    std::set<std::string> seen;
     for (const auto &[key, value] : entries) {
         if (!cfg.registry().find(key)) {
             throw ConfigError(origin + ": " + cfg.registry().unknown_key_message(key));
+        }
+        if (!seen.insert(key).second) {
+            throw ConfigError(origin + ": key '" + key +
+                              "' is given twice (nested and dotted); which value is meant?");
         }
         cfg.set(key, value, origin);
     }
@@ -61,13 +67,11 @@ void apply_json_text(Config &cfg, const std::string &text, const std::string &or
 }
 
 void apply_file(Config &cfg, const std::string &path) {
-    std::ifstream in(path);
-    if (!in) {
-        throw ConfigError("cannot read configuration file '" + printable(path) + "'");
+    InputFile in = read_regular_file(path, kMaxConfigBytes);
+    if (!in.ok) {
+        throw ConfigError("configuration file '" + printable(path) + "' " + in.problem);
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    apply_json_text(cfg, text.str(), path);
+    apply_json_text(cfg, in.text, path);
 }
 
 void apply_override(Config &cfg, const std::string &assignment) {
@@ -80,16 +84,22 @@ void apply_override(Config &cfg, const std::string &assignment) {
 }
 
 std::string resolve_config_path(const std::string &name, const std::string &config_dir) {
-    if (file_exists(name)) {
+    // A path that exists but is no regular file (a directory, a FIFO, a link loop)
+    // is reported as what it is, not looked up further.
+    std::string problem = regular_file_problem(name);
+    if (problem.empty()) {
         return name;
+    }
+    if (!missing(problem)) {
+        throw ConfigError("configuration file '" + printable(name) + "' " + problem);
     }
     for (const std::string &candidate :
          {config_dir + "/" + name, config_dir + "/" + name + ".json"}) {
-        if (file_exists(candidate)) {
+        if (regular_file_problem(candidate).empty()) {
             return candidate;
         }
     }
-    throw ConfigError("configuration file '" + name +
+    throw ConfigError("configuration file '" + printable(name) +
                       "' not found (looked in the current "
                       "directory and " +
                       config_dir + ")");

@@ -1,6 +1,8 @@
 #include "hw/config/param_spec.h"
 
-#include <sstream>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace starfish::config {
 
@@ -19,14 +21,20 @@ const char *param_type_name(ParamType type) {
 }
 
 namespace {
+// Every digit a bound has (1048576, not 1.04858e+06): the shortest text that
+// reads back as the same double.
 std::string number_text(double v, ParamType type) {
-    std::ostringstream os;
-    if (type == ParamType::Int) {
-        os << static_cast<long long>(v);
-    } else {
-        os << v;
+    if (type == ParamType::Int || (v == std::floor(v) && std::fabs(v) < 1e15)) {
+        return std::to_string(static_cast<long long>(v));
     }
-    return os.str();
+    char buf[40];
+    for (int digits = 6; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (std::strtod(buf, nullptr) == v) {
+            break;
+        }
+    }
+    return buf;
 }
 } // namespace
 

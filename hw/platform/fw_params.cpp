@@ -3,6 +3,7 @@
 #include "hw/config/config.h"
 
 #include "fw/params.h"
+#include "hw/ni_regs.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -145,6 +146,35 @@ void add_checks(config::Registry &reg) {
                    std::to_string(cfg.get_int("machine.node_memory_kb")) +
                    "; lower twophase.buffer_kb, raise twophase.aggregators or raise "
                    "machine.node_memory_kb";
+        }
+        return "";
+    });
+    reg.add_check([](const config::Config &cfg) -> std::string {
+        // The messaging pools every node allocates at start (docs/messaging.md,
+        // "Parameters"): request buffers of fs.block_bytes, receive-ring records, and
+        // reply actions and send-queue entries of at least kMinPoolEntryBytes each. A
+        // lower bound: what does not fit in node memory fails every run at its start;
+        // what fits here may still fail with the file system's buffers beside it, and
+        // the run's error then names machine.node_memory_kb (sim/workload/workload.h).
+        constexpr long long kMinPoolEntryBytes = 32;
+        long long block = cfg.get_int(FW_KEY_FS_BLOCK_BYTES);
+        long long pools =
+            cfg.get_int(FW_KEY_MSG_REQUEST_BUFFERS) * block +
+            cfg.get_int(FW_KEY_MSG_RX_RING_SLOTS) * HW_NI_RX_RECORD_BYTES +
+            (cfg.get_int(FW_KEY_MSG_REPLY_ACTIONS) + cfg.get_int(FW_KEY_MSG_SEND_QUEUE_ENTRIES)) *
+                kMinPoolEntryBytes;
+        if (cfg.registry().find("machine.node_memory_kb") == nullptr) {
+            return ""; // a registry of the firmware's parameters alone (its unit tests)
+        }
+        long long memory = cfg.get_int("machine.node_memory_kb") * 1024;
+        if (pools > memory) {
+            return "the messaging pools of each node (msg.request_buffers x fs.block_bytes = " +
+                   std::to_string(cfg.get_int(FW_KEY_MSG_REQUEST_BUFFERS)) + " x " +
+                   std::to_string(block) + ", msg.rx_ring_slots, msg.reply_actions, " +
+                   "msg.send_queue_entries) need at least " + std::to_string(pools / 1024) +
+                   " KB, more than machine.node_memory_kb = " +
+                   std::to_string(cfg.get_int("machine.node_memory_kb")) +
+                   "; lower them or raise machine.node_memory_kb";
         }
         return "";
     });

@@ -1,6 +1,8 @@
 #include "hw/platform/watchdog_params.h"
 
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 namespace starfish::platform {
 
@@ -11,6 +13,18 @@ void declare_watchdog_params(config::Registry &reg) {
                  "much simulated time; 0 switches it off (docs/watchdog.md)",
                  "convention: far longer than any quiet stretch of a working run (a seek is "
                  "under 30 ms, a whole 10 MB transfer takes seconds)");
+    reg.add_check([](const config::Config &cfg) -> std::string {
+        double ms = cfg.get_real("sim.watchdog_ms");
+        if (ms != 0 && ms < kMinWatchdogMs) {
+            char text[64];
+            std::snprintf(text, sizeof text, "%g", ms);
+            return std::string("sim.watchdog_ms = ") + text + " is below the " +
+                   std::to_string(static_cast<int>(kMinWatchdogMs)) +
+                   " ms a working run can be quiet for (a disk access takes up to 30 ms of "
+                   "controller, seek and rotation); 0 switches the watchdog off";
+        }
+        return "";
+    });
 }
 
 WatchdogParams WatchdogParams::from(const config::Config &cfg) {

@@ -17,6 +17,12 @@ struct WatchdogParams {
     static WatchdogParams from(const config::Config &cfg);
 };
 
+// The smallest sim.watchdog_ms accepted (but 0, off). A working run's quiet
+// stretches that the watchdog cannot see as waiting (CPU work between events of
+// a node, a message crossing the torus) are far shorter; below this a healthy
+// run was reported stalled (2PIO at 0.1 ms).
+constexpr double kMinWatchdogMs = 1.0;
+
 void declare_watchdog_params(config::Registry &registry);
 
 } // namespace starfish::platform

@@ -79,6 +79,7 @@ void print_explain(std::ostream &out, const config::Config &cfg, const config::P
 int run_config(const ConfigCommandOptions &opts) {
     HostClock clock;
     config::Config cfg = load_config(opts.common);
+    OutputTarget json_out = check_output(opts.common.json_path, "--json");
     RunResult result("config", cfg);
     if (!opts.explain.empty()) {
         const config::ParamSpec &spec = cfg.registry().at(opts.explain);
@@ -96,7 +97,7 @@ int run_config(const ConfigCommandOptions &opts) {
         HostStats host;
         host.wall_s = clock.elapsed_s();
         result.set_host(host);
-        result.write(opts.common.json_path);
+        result.write(json_out);
     }
     return kExitOk;
 }

@@ -7,7 +7,6 @@
 #include "sim/workload/disk_replay.h"
 #include "sim/workload/disk_trace.h"
 
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -34,8 +33,10 @@ struct DemeritOptions {
 int run_replay(const ReplayOptions &opt) {
     HostClock clock;
     config::Config cfg = load_config(opt.common);
+    OutputTarget json_out = check_output(opt.common.json_path, "--json");
+    OutputTarget csv_out = check_output(opt.out, "--out");
     std::ostream &out = opt.common.human();
-    TraceReplay replay = replay_trace_file(cfg, opt.trace, opt.out, opt.disks, opt.buses);
+    TraceReplay replay = replay_trace_file(cfg, opt.trace, csv_out, opt.disks, opt.buses);
     const DiskReplayResult &res = replay.result;
 
     const json &s = res.summary;
@@ -57,13 +58,12 @@ int run_replay(const ReplayOptions &opt) {
     host.events = res.events;
     result.set_host(host);
     out << host.line() << "\n";
-    if (!opt.common.json_path.empty()) {
-        result.write(opt.common.json_path);
-    }
+    result.write(json_out);
     return kExitOk;
 }
 
 int run_demerit(const DemeritOptions &opt) {
+    OutputTarget json_out = check_output(opt.json_path, "--json");
     std::vector<double> a = read_response_column(opt.a);
     std::vector<double> b = read_response_column(opt.b);
     double d = demerit(a, b);
@@ -74,16 +74,10 @@ int run_demerit(const DemeritOptions &opt) {
     out << std::fixed << std::setprecision(4) << "demerit " << d << " ms = " << percent
         << " % of the mean of " << opt.a << " (" << mean_a << " ms; " << opt.b << ": " << mean_b
         << " ms; " << a.size() << " and " << b.size() << " responses)\n";
-    if (!opt.json_path.empty()) {
-        json doc{{"command", "disk demerit"}, {"a", opt.a},          {"b", opt.b},
-                 {"count_a", a.size()},       {"count_b", b.size()}, {"mean_a_ms", mean_a},
-                 {"mean_b_ms", mean_b},       {"demerit_ms", d},     {"demerit_percent", percent}};
-        if (opt.json_path == "-") {
-            std::cout << doc.dump(2) << "\n";
-        } else {
-            std::ofstream(opt.json_path) << doc.dump(2) << "\n";
-        }
-    }
+    json doc{{"command", "disk demerit"}, {"a", opt.a},          {"b", opt.b},
+             {"count_a", a.size()},       {"count_b", b.size()}, {"mean_a_ms", mean_a},
+             {"mean_b_ms", mean_b},       {"demerit_ms", d},     {"demerit_percent", percent}};
+    write_output(json_out, doc.dump(2) + "\n");
     return kExitOk;
 }
 

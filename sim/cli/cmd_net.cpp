@@ -4,16 +4,18 @@
 #include "hw/packet.h"
 #include "sim/cli/common.h"
 #include "sim/report/run_result.h"
+#include "sim/report/safe_output.h"
 #include "sim/runner/host_clock.h"
 #include "sim/workload/net_traffic.h"
 #include "tlm_models/net/net_params.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -23,6 +25,9 @@ using nlohmann::json;
 
 namespace {
 
+// --warmup and --drain not given (any negative number given is refused).
+constexpr int64_t kDefaultCycles = INT64_MIN;
+
 struct NetTrafficOptions {
     CommonOptions common;
     net::TrafficSpec spec;
@@ -30,19 +35,15 @@ struct NetTrafficOptions {
     std::vector<double> loads;
     int jobs = 1;
     uint64_t trial = 0;
-    int64_t warmup = -1;
-    int64_t drain = -1;
+    int64_t warmup = kDefaultCycles; // not given: cycles / 5
+    int64_t drain = kDefaultCycles;  // not given: 4 x cycles
     std::string csv_path;
     std::string rtl_fst;
 };
 
 // The latency-load curve, one row per load point, for comparison with other
 // simulators' output.
-void write_curve_csv(const std::string &path, const std::vector<json> &points) {
-    std::ofstream f(path);
-    if (!f) {
-        throw config::ConfigError("--csv: cannot write " + path);
-    }
+void write_curve_csv(std::ostream &f, const std::vector<json> &points) {
     f << "offered_load,accepted_load,accepted_bytes_per_s,mean_latency_cycles,"
          "p99_latency_cycles,zero_load_latency_cycles,complete\n";
     for (const json &p : points) {
@@ -73,6 +74,13 @@ void print_point_row(std::ostream &out, const json &p) {
 int run_net_traffic(NetTrafficOptions &opts) {
     HostClock clock;
     config::Config cfg = load_config(opts.common);
+    for (const auto &[name, value] :
+         {std::pair<const char *, int64_t>{"--warmup", opts.warmup}, {"--drain", opts.drain}}) {
+        if (value < 0 && value != kDefaultCycles) {
+            throw config::ConfigError(std::string(name) + " " + std::to_string(value) +
+                                      ": a number of cycles, 0 or more");
+        }
+    }
     net::TrafficSpec spec = resolve_traffic_spec(cfg, opts.spec, opts.warmup, opts.drain);
     net::NetParams params = net::NetParams::from(cfg);
     std::ostream &out = opts.common.human();
@@ -89,6 +97,13 @@ int run_net_traffic(NetTrafficOptions &opts) {
         throw config::ConfigError("--rtl-fst: the waveforms of the Verilog routers need "
                                   "net.model=rtl and a single load point (no --sweep)");
     }
+    // Every output is checked before anything runs (sim/report/safe_output.h).
+    OutputTarget json_out = check_output(opts.common.json_path, "--json");
+    OutputTarget csv_out = check_output(opts.csv_path, "--csv", false);
+    std::optional<StagedOutput> fst;
+    if (!opts.rtl_fst.empty()) {
+        fst.emplace(check_output(opts.rtl_fst, "--rtl-fst", false));
+    }
     if (opts.sweep) {
         out << "  offered  accepted   accepted B/s   mean lat  p99 lat  complete\n"
             << "  (flits/node/cycle)    (payload)    (cycles)  (cycles)\n";
@@ -100,7 +115,10 @@ int run_net_traffic(NetTrafficOptions &opts) {
                 print_point_row(out, p);
             }
         },
-        opts.rtl_fst);
+        fst ? fst->write_path() : std::string());
+    if (fst) {
+        fst->commit();
+    }
 
     RunResult result(opts.sweep ? "net traffic --sweep" : "net traffic", cfg);
     TrafficTotals totals = traffic_totals(points, opts.jobs);
@@ -134,7 +152,7 @@ int run_net_traffic(NetTrafficOptions &opts) {
             std::stable_sort(sorted.begin(), sorted.end(), [](const json &a, const json &b) {
                 return a["offered_load"].get<double>() < b["offered_load"].get<double>();
             });
-            write_curve_csv(opts.csv_path, sorted);
+            write_output(csv_out, [&](std::ostream &o) { write_curve_csv(o, sorted); });
         }
     } else {
         const json &p = points.front();
@@ -154,9 +172,7 @@ int run_net_traffic(NetTrafficOptions &opts) {
     host.wall_s = clock.elapsed_s();
     result.set_host(host);
     out << host.line() << "\n";
-    if (!opts.common.json_path.empty()) {
-        result.write(opts.common.json_path);
-    }
+    result.write(json_out);
     if (totals.errors > 0) {
         std::cerr << "starfish: net traffic: " << totals.errors << " packets arrived corrupted\n";
         return kExitRunFailed;

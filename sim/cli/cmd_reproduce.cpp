@@ -21,6 +21,7 @@ struct ReproduceCommandOptions {
     int jobs = 0;
     std::string cache_dir;
     bool no_cache = false;
+    bool no_memory_check = false;
     bool slurm = false;
     bool wait = false;
     size_t chunk = 0;
@@ -68,6 +69,7 @@ int run_reproduce_command(const ReproduceCommandOptions &o) {
     opts.jobs = o.jobs > 0 ? o.jobs : trial_parallelism(opts.base);
     opts.cache_dir = o.cache_dir;
     opts.no_cache = o.no_cache;
+    opts.no_memory_check = o.no_memory_check;
     opts.command_line = command_line(o);
     opts.json_path = o.common.json_path;
     opts.slurm = o.slurm;
@@ -110,8 +112,10 @@ void add_reproduce_command(CLI::App &app, int &exit_status) {
         ->check(CLI::Range(0, 256));
     cmd->add_option("--cache-dir", opts->cache_dir,
                     "result cache directory (default: $STARFISH_CACHE_DIR, else "
-                    "$XDG_CACHE_HOME/starfish/trials, else ~/.cache/starfish/trials)");
+                    "$XDG_CACHE_HOME/starfish/trials, else ~/.cache/starfish/trials)")
+        ->check(non_empty_directory_name());
     cmd->add_flag("--no-cache", opts->no_cache, "neither read nor write the result cache");
+    add_memory_check_option(cmd, opts->no_memory_check);
     cmd->add_flag("--slurm", opts->slurm,
                   "run the trials as Slurm job arrays through OUT/slurm (docs/cluster.md); run "
                   "the command again (or add --wait) for the report");

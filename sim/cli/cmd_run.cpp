@@ -5,7 +5,9 @@
 #include "sim/report/run_result.h"
 #include "sim/runner/host_clock.h"
 #include "sim/runner/isolated_run.h"
+#include "sim/trace/trace_outputs.h"
 #include "sim/trace/trace_session.h"
+#include "sim/workload/host_memory.h"
 #include "sim/workload/workload.h"
 
 #include <algorithm>
@@ -23,6 +25,7 @@ namespace {
 
 struct RunCommandOptions {
     CommonOptions common;
+    bool no_memory_check = false; // run even when the estimate exceeds the host's memory
     // Observation (docs/observe.md).
     std::string vcd, log, timeline, trace_from, trace_to;
     std::string ni_dma_fst; // the DMA engine's RTL waveforms (docs/rtl.md)
@@ -79,9 +82,15 @@ void print_trace_files(std::ostream &out, const trace::TraceRequest &req,
                                      {"timeline", req.timeline_path}}) {
         if (!path.empty()) {
             std::error_code ec;
+            auto status = std::filesystem::status(path, ec);
             auto bytes = std::filesystem::file_size(path, ec);
-            out << what << " (trial 0): " << path << ", "
-                << (ec ? std::string("not written") : std::to_string(bytes) + " bytes") << "\n";
+            std::string written = std::to_string(bytes) + " bytes";
+            if (status.type() == std::filesystem::file_type::not_found) {
+                written = "not written";
+            } else if (status.type() != std::filesystem::file_type::regular) {
+                written = "written in place (a FIFO or device)";
+            }
+            out << what << " (trial 0): " << path << ", " << written << "\n";
         }
     }
 }
@@ -112,6 +121,7 @@ int run_run(const RunCommandOptions &opts) {
     config::Config cfg = load_config(opts.common);
     auto shape = platform::MachineShape::from(cfg);
     trace::TraceRequest tracing;
+    bool trace_late = false; // --trace-from after the end of trial 0
     try {
         tracing = trace_request(opts, shape);
     } catch (const std::invalid_argument &e) {
@@ -126,8 +136,23 @@ int run_run(const RunCommandOptions &opts) {
         std::cerr << "starfish: configuration error: --rtl-fst needs net.model = rtl\n";
         return kExitUsage;
     }
-    trace::set_request(tracing);
     auto sites = shape.sites();
+    std::vector<std::string> node_names;
+    for (const auto &s : sites) {
+        node_names.push_back((s.role == platform::NodeRole::Compute ? "cp" : "iop") +
+                             std::to_string(s.index));
+    }
+    // Every output is checked before anything runs; nothing is created or truncated.
+    OutputTarget json_out = check_output(opts.common.json_path, "--json");
+    trace::TraceOutputs trace_files(tracing, node_names);
+    trace::set_request(tracing);
+    const WorkloadKind &kind = workload_kind(cfg.get_string("workload.kind"));
+    int trials = static_cast<int>(cfg.get_int("workload.trials"));
+    HostStats host;
+    host.parallel = std::min(trial_parallelism(cfg), trials);
+    check_host_memory(
+        std::vector<HostMemory>(static_cast<size_t>(trials), host_memory_estimate(cfg)),
+        host.parallel, opts.no_memory_check);
     std::ostream &out = opts.common.human();
     print_machine(out, shape, sites);
 
@@ -148,25 +173,48 @@ int run_run(const RunCommandOptions &opts) {
                                    {"torus", {shape.torus_width, shape.torus_height}},
                                    {"nodes", nodes}};
 
-    const WorkloadKind &kind = workload_kind(cfg.get_string("workload.kind"));
-    int trials = static_cast<int>(cfg.get_int("workload.trials"));
-    HostStats host;
-    host.parallel = std::min(trial_parallelism(cfg), trials);
     out << kind.describe(cfg) << "\n"
         << trials << " trial" << (trials == 1 ? "" : "s") << ", " << host.parallel << " at once\n"
         << std::flush;
 
     std::vector<IsolatedJob> jobs;
     for (int t = 0; t < trials; ++t) {
-        jobs.push_back([&cfg, &kind, t] { return kind.run_trial(cfg, t); });
+        jobs.push_back([&cfg, t] { return run_checked_trial(cfg, t); });
     }
     size_t finished = 0;
-    auto results = run_isolated_all(jobs, host.parallel, [&](size_t index, const json &trial) {
+    auto outcomes = run_isolated_each(jobs, host.parallel, [&](size_t index, const auto &o) {
         ++finished;
         out << "  [" << finished << "/" << trials << "] trial " << index << ": "
-            << kind.trial_line(trial) << "\n"
+            << (o.ok() ? kind.trial_line(o.result) : "FAILED") << "\n"
             << std::flush;
     });
+    if (!outcomes.front().ok()) {
+        for (const auto &kept : trace_files.keep_partial()) {
+            std::cerr << "starfish: trial 0 failed: its incomplete trace is kept as " << kept
+                      << " (the file named in the option is as it was)\n";
+        }
+    } else if (tracing.from_ps > 0 && outcomes.front().result.value("sim_s", 0.0) * 1e12 <=
+                                          static_cast<double>(tracing.from_ps)) {
+        // Nothing was traced: the empty files do not replace earlier ones.
+        std::cerr << "starfish: configuration error: --trace-from " << opts.trace_from
+                  << " is after the end of trial 0 (" << outcomes.front().result.value("sim_s", 0.0)
+                  << " s simulated): nothing was traced and no trace file was written\n";
+        trace_late = true;
+    } else {
+        trace_files.commit();
+    }
+    std::vector<json> results;
+    bool all_ran = true;
+    for (size_t t = 0; t < outcomes.size(); ++t) {
+        if (!outcomes[t].ok()) {
+            all_ran = false;
+            std::cerr << "starfish: run failed: trial " << t << ": " << outcomes[t].error << "\n";
+        }
+        results.push_back(outcomes[t].result);
+    }
+    if (!all_ran) {
+        return kExitRunFailed;
+    }
 
     bool all_verified = true;
     for (const auto &t : results) {
@@ -183,11 +231,14 @@ int run_run(const RunCommandOptions &opts) {
 
     host.wall_s = clock.elapsed_s();
     result.set_host(host);
-    if (!opts.common.json_path.empty()) {
-        result.write(opts.common.json_path);
+    result.write(json_out);
+    if (!trace_late) {
+        print_trace_files(out, tracing, sites);
     }
-    print_trace_files(out, tracing, sites);
     out << host.line() << "\n";
+    if (trace_late) {
+        return kExitUsage;
+    }
     if (!all_verified) {
         std::cerr << "starfish: run failed: data verification failed (see the trial table)\n";
         return kExitRunFailed;
@@ -202,6 +253,7 @@ void add_run_command(CLI::App &app, int &exit_status) {
     CLI::App *cmd = app.add_subcommand("run", "run the configured workload on the configured "
                                               "machine (default: sim/configs/default.json)");
     add_common_options(cmd, opts->common);
+    add_memory_check_option(cmd, opts->no_memory_check);
     cmd->add_option("--ni-dma-fst", opts->ni_dma_fst,
                     "with ni.model=rtl: write FST waveforms of every node's DMA engine RTL in "
                     "trial 0 to FILE with the node inserted (FILE.cp0.fst, ...; docs/rtl.md)");

@@ -1,19 +1,21 @@
 #include "sim/cli/cmd_study.h"
 
 #include "hw/config/config_error.h"
+#include "hw/config/json_text.h"
 #include "sim/cli/common.h"
 #include "sim/parameters.h"
 #include "sim/report/methods_table.h"
 #include "sim/report/run_result.h"
+#include "sim/report/safe_output.h"
 #include "sim/report/study_result.h"
 #include "sim/report/study_table.h"
-#include "sim/report/text_file.h"
 #include "sim/runner/host_clock.h"
 #include "sim/study/slurm.h"
 #include "sim/study/study.h"
 #include "sim/study/study_directory.h"
 #include "sim/study/study_workload.h"
 #include "sim/study/trial_cache.h"
+#include "sim/workload/host_memory.h"
 #include "sim/workload/workload.h"
 
 #include <algorithm>
@@ -32,12 +34,62 @@ using nlohmann::json;
 
 namespace {
 
-// Where a study's results go besides the terminal (local run and collect alike).
+// Where a study's results go besides the terminal (local run and collect alike),
+// checked before anything runs (sim/report/safe_output.h).
 struct StudyOutputs {
-    std::string json_path;
-    std::string csv_path;
-    std::string markdown_path;
+    OutputTarget json, csv, markdown;
+    OutputTarget methods_csv, methods_markdown; // beside a regular --csv/--markdown file
 };
+
+// Checks the three outputs (exit status 2 before anything runs); at most one may be
+// standard output, and the terminal output then goes to stderr.
+StudyOutputs check_study_outputs(CommonOptions &common, const std::string &csv_path,
+                                 const std::string &markdown_path) {
+    StudyOutputs o;
+    o.json = check_output(common.json_path, "--json");
+    o.csv = check_output(csv_path, "--csv");
+    o.markdown = check_output(markdown_path, "--markdown");
+    int on_stdout = 0;
+    for (const auto *t : {&o.json, &o.csv, &o.markdown}) {
+        on_stdout += t->kind == OutputTarget::Kind::Stdout;
+    }
+    if (on_stdout > 1) {
+        throw config::ConfigError("only one of --json, --csv and --markdown can be '-' "
+                                  "(standard output)");
+    }
+    common.other_output_on_stdout =
+        o.csv.kind == OutputTarget::Kind::Stdout || o.markdown.kind == OutputTarget::Kind::Stdout;
+    if (o.csv.kind == OutputTarget::Kind::File) {
+        o.methods_csv = check_output(methods_path(csv_path), "--csv (its methods table)", false);
+    }
+    if (o.markdown.kind == OutputTarget::Kind::File) {
+        o.methods_markdown =
+            check_output(methods_path(markdown_path), "--markdown (its methods table)", false);
+    }
+    return o;
+}
+
+// Every trial that failed, by cell and trial: its process failed (the error) or
+// its data did not verify.
+std::vector<std::string> failed_trials(const std::vector<CellResult> &results) {
+    std::vector<std::string> lines;
+    for (const auto &c : results) {
+        for (const auto &t : c.trials) {
+            if (t.value("verified", false)) {
+                continue;
+            }
+            std::string why =
+                trial_failed(t)
+                    ? t["failed"].get<std::string>()
+                    : "data verification failed (" +
+                          t.value("check", json::object()).value("first_error", std::string("")) +
+                          ")";
+            lines.push_back("cell '" + cell_label(c.overrides) + "' trial " +
+                            t.value("trial", json(-1)).dump() + ": " + why);
+        }
+    }
+    return lines;
+}
 
 struct StudyCommandOptions {
     CommonOptions common;
@@ -48,8 +100,7 @@ struct StudyCommandOptions {
     bool fresh = false;    // run every trial, overwriting its cache entry
     bool no_cache = false; // neither read nor write the cache
     std::string cache_dir; // "" = default_trial_cache_dir()
-
-    StudyOutputs outputs() const { return {common.json_path, csv_path, markdown_path}; }
+    bool no_memory_check = false;
 };
 
 // The per-cell table, the result files and the host line of a finished study;
@@ -67,22 +118,37 @@ int report_study(const StudySpec &spec, const config::Config &base,
     }
     host.wall_s = clock.elapsed_s();
     doc.set_host(host);
-    if (!outputs.json_path.empty()) {
-        doc.write(outputs.json_path);
-    }
-    if (!outputs.csv_path.empty()) {
-        write_text_file(outputs.csv_path, [&](std::ostream &o) { write_study_csv(o, results); });
-    }
-    if (!outputs.markdown_path.empty()) {
-        write_text_file(outputs.markdown_path,
-                        [&](std::ostream &o) { write_study_markdown(o, results); });
-    }
+    doc.write(outputs.json);
+    // A regular file gets the methods table beside it (FILE-methods.csv); standard
+    // output, a FIFO or a device gets it after the per-cell table.
+    auto table_and_methods = [&](const OutputTarget &target,
+                                 void (*cells)(std::ostream &, const std::vector<CellResult> &),
+                                 void (*rows)(std::ostream &, const MethodsTable &)) {
+        bool beside = target.kind == OutputTarget::Kind::File;
+        write_output(target, [&](std::ostream &o) {
+            cells(o, results);
+            if (methods && !beside) {
+                o << "\n";
+                rows(o, *methods);
+            }
+        });
+    };
+    table_and_methods(outputs.csv, write_study_csv, write_methods_csv);
+    table_and_methods(outputs.markdown, write_study_markdown, write_methods_markdown);
     if (methods) {
-        write_methods_files(*methods, outputs.csv_path, outputs.markdown_path);
+        write_output(outputs.methods_csv, [&](std::ostream &o) { write_methods_csv(o, *methods); });
+        write_output(outputs.methods_markdown,
+                     [&](std::ostream &o) { write_methods_markdown(o, *methods); });
     }
     out << host.line() << "\n";
-    if (!study_verified(doc)) {
-        std::cerr << "starfish: study failed: data verification failed in some trial\n";
+    std::vector<std::string> failed = failed_trials(results);
+    if (!failed.empty()) {
+        std::cerr << "starfish: study failed: " << failed.size() << " trial"
+                  << (failed.size() == 1 ? "" : "s") << " failed (the other results are "
+                  << "written; a failed trial has no measurement):\n";
+        for (const auto &line : failed) {
+            std::cerr << "  " << config::printable(line, 2000) << "\n";
+        }
         return kExitRunFailed;
     }
     return kExitOk;
@@ -92,16 +158,18 @@ void print_study_header(std::ostream &out, const StudySpec &spec, size_t cells, 
     out << "study " << spec.name << ": " << cells << " configurations, " << trials << " trials";
 }
 
-int run_study_command(const StudyCommandOptions &opts) {
+int run_study_command(StudyCommandOptions &opts) {
     HostClock clock;
     config::Config base = load_config(opts.common);
     StudySpec spec = load_study(resolve_study_path(opts.file, studies_dir()));
     std::vector<StudyCell> cells = expand_study(spec, base);
     check_workload_kinds(spec, cells);
+    StudyOutputs outputs = check_study_outputs(opts.common, opts.csv_path, opts.markdown_path);
     std::ostream &out = opts.common.human();
     size_t total = study_trials(cells).size();
     HostStats host;
     host.parallel = opts.jobs > 0 ? opts.jobs : trial_parallelism(base);
+    check_host_memory(study_host_memory(cells), host.parallel, opts.no_memory_check);
     print_study_header(out, spec, cells.size(), total);
     out << ", " << host.parallel << " at once\n";
     if (!spec.description.empty()) {
@@ -125,7 +193,8 @@ int run_study_command(const StudyCommandOptions &opts) {
     run.on_progress = [&](const TrialProgress &p, const json &result) {
         const auto &kind = workload_kind(cells[p.cell].cfg.get_string("workload.kind"));
         out << "  [" << p.done << "/" << p.total << "] " << cell_label(cells[p.cell].overrides)
-            << " trial " << p.trial << ": " << kind.trial_line(result);
+            << " trial " << p.trial << ": "
+            << (trial_failed(result) ? "FAILED (listed at the end)" : kind.trial_line(result));
         if (p.cached) {
             out << " (cached)";
         } else if (p.eta_s >= 0) {
@@ -134,7 +203,7 @@ int run_study_command(const StudyCommandOptions &opts) {
         out << "\n" << std::flush;
     };
     auto results = run_study(spec, cells, run_workload_trial, run);
-    return report_study(spec, base, results, host, clock, opts.outputs(), out);
+    return report_study(spec, base, results, host, clock, outputs, out);
 }
 
 // --- the study directory and Slurm (docs/cluster.md) ---
@@ -145,7 +214,8 @@ struct DirectoryCommandOptions {
     std::string study;
     size_t chunk = 0;
     bool force = false;
-    size_t index = 0;
+    long long index = 0; // signed, so "-1" is refused rather than wrapped
+    bool no_memory_check = false;
     int jobs = 1;
     bool slurm = false;
     SlurmOptions submit;
@@ -188,13 +258,20 @@ int run_index_command(const DirectoryCommandOptions &o) {
     require_same_simulator(m, dir);
     size_t chunk = o.chunk > 0 ? o.chunk : m.chunk;
     size_t tasks = (m.trials.size() + chunk - 1) / chunk;
-    if (o.index >= tasks) {
+    if (static_cast<size_t>(o.index) >= tasks) {
         throw config::ConfigError("--index " + std::to_string(o.index) +
                                   " is past the last array task (" + std::to_string(tasks - 1) +
                                   "; " + std::to_string(m.trials.size()) + " trials, chunk " +
                                   std::to_string(chunk) + ")");
     }
-    bool complete = run_task(m, dir, o.index, chunk, o.jobs, std::cout, std::cerr);
+    auto [first, last] = task_trials(static_cast<size_t>(o.index), chunk, m.trials.size());
+    std::vector<HostMemory> trials;
+    for (size_t i = first; i < last; ++i) {
+        trials.push_back(host_memory_estimate(trial_config(m, m.trials[i])));
+    }
+    check_host_memory(trials, o.jobs, o.no_memory_check);
+    bool complete =
+        run_task(m, dir, static_cast<size_t>(o.index), chunk, o.jobs, std::cout, std::cerr);
     return complete ? kExitOk : kExitRunFailed;
 }
 
@@ -208,6 +285,7 @@ void require_slurm(const DirectoryCommandOptions &o, const char *command) {
 
 int submit_command(const DirectoryCommandOptions &o, bool only_missing) {
     require_slurm(o, only_missing ? "resubmit" : "submit");
+    check_slurm_options(o.submit);
     std::string dir = absolute_dir(o.dir);
     StudyManifest m = read_manifest(dir);
     require_same_simulator(m, dir);
@@ -215,14 +293,15 @@ int submit_command(const DirectoryCommandOptions &o, bool only_missing) {
     for (const auto &p : state.problems) {
         std::cerr << "starfish: warning: " << p << " (its trial runs again)\n";
     }
-    if (state.missing.empty()) {
+    std::vector<size_t> to_run = state.to_run();
+    if (to_run.empty()) {
         std::cout << "every trial of " << dir << " has its result: nothing to submit\n";
         return kExitOk;
     }
     require_empty_queue(dir);
     std::vector<size_t> tasks;
     if (only_missing) {
-        tasks = tasks_of(state.missing, m.chunk);
+        tasks = tasks_of(to_run, m.chunk);
     } else {
         for (size_t t = 0; t < m.tasks(); ++t) {
             tasks.push_back(t);
@@ -230,8 +309,8 @@ int submit_command(const DirectoryCommandOptions &o, bool only_missing) {
     }
     SlurmJob job = submit_tasks(m, dir, tasks, o.submit);
     std::cout << "submitted job " << job.id << ": " << tasks.size()
-              << " array task(s) (--array=" << job.array << ") for " << state.missing.size()
-              << " missing trial(s) of " << m.trials.size()
+              << " array task(s) (--array=" << job.array << ") for " << to_run.size()
+              << " missing or failed trial(s) of " << m.trials.size()
               << "\n  script: " << batch_script_path(dir) << "\n  logs: " << dir << "/logs/"
               << job.id << "_<task>.out\n";
     return kExitOk;
@@ -250,11 +329,12 @@ int status_command(const DirectoryCommandOptions &o) {
     return print_directory_status(m, dir, std::cout) ? kExitOk : kExitRunFailed;
 }
 
-int collect_command(const DirectoryCommandOptions &o) {
+int collect_command(DirectoryCommandOptions &o) {
     HostClock clock;
     std::string dir = absolute_dir(o.dir);
     StudyManifest m = read_manifest(dir);
     require_same_simulator(m, dir);
+    StudyOutputs outputs = check_study_outputs(o.common, o.csv_path, o.markdown_path);
     if (m.studies.size() != 1) {
         throw config::ConfigError(dir + " holds the " + std::to_string(m.studies.size()) +
                                   " studies of a `starfish reproduce --slurm`: run that command "
@@ -286,8 +366,7 @@ int collect_command(const DirectoryCommandOptions &o) {
     }
     HostStats host;
     host.parallel = 1;
-    return report_study(study.spec, base, results, host, clock,
-                        {o.common.json_path, o.csv_path, o.markdown_path}, out);
+    return report_study(study.spec, base, results, host, clock, outputs, out);
 }
 
 void add_dir_option(CLI::App *cmd, DirectoryCommandOptions &o) {
@@ -328,7 +407,9 @@ void add_directory_commands(CLI::App *study, int &exit_status) {
                      "Slurm array task runs)");
     add_dir_option(run_index, *o);
     run_index->add_option("--index", o->index, "array task index ($SLURM_ARRAY_TASK_ID)")
-        ->required();
+        ->required()
+        ->check(CLI::NonNegativeNumber);
+    add_memory_check_option(run_index, o->no_memory_check);
     run_index->add_option("--chunk", o->chunk, "trials per array task (default: the manifest's)");
     run_index->add_option("-j,--jobs", o->jobs, "trial processes at once (default 1)")
         ->check(CLI::Range(1, 256));
@@ -387,7 +468,9 @@ void add_study_command(CLI::App &app, int &exit_status) {
     cmd->add_flag("--no-cache", opts->no_cache, "neither read nor write the result cache");
     cmd->add_option("--cache-dir", opts->cache_dir,
                     "result cache directory (default: $STARFISH_CACHE_DIR, else "
-                    "$XDG_CACHE_HOME/starfish/trials, else ~/.cache/starfish/trials)");
+                    "$XDG_CACHE_HOME/starfish/trials, else ~/.cache/starfish/trials)")
+        ->check(non_empty_directory_name());
+    add_memory_check_option(cmd, opts->no_memory_check);
     add_directory_commands(cmd, exit_status);
     cmd->require_subcommand(0, 1);
     cmd->callback([cmd, opts, &exit_status] {

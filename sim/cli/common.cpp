@@ -9,12 +9,27 @@
 namespace starfish::sim {
 
 std::ostream &CommonOptions::human() const {
-    return json_path == "-" ? std::cerr : std::cout;
+    return json_path == "-" || other_output_on_stdout ? std::cerr : std::cout;
 }
 
 void add_common_options(CLI::App *cmd, CommonOptions &opts) {
     add_config_options(cmd, opts);
     cmd->add_option("--json", opts.json_path, "write the result as JSON to FILE ('-' = stdout)");
+}
+
+CLI::Validator non_empty_directory_name() {
+    return CLI::Validator(
+        [](std::string &value) {
+            return value.empty() ? std::string("needs a directory, got an empty name")
+                                 : std::string();
+        },
+        "DIR");
+}
+
+void add_memory_check_option(CLI::App *cmd, bool &no_memory_check) {
+    cmd->add_flag("--no-memory-check", no_memory_check,
+                  "run even when the trials at once are estimated to need more host memory than "
+                  "the machine has (docs/configuration.md, \"Host memory\")");
 }
 
 void add_config_options(CLI::App *cmd, CommonOptions &opts) {

@@ -1,6 +1,5 @@
 #include "sim/report/methods_table.h"
 
-#include "sim/report/text_file.h"
 #include "sim/report/text_table.h"
 
 #include <algorithm>
@@ -363,18 +362,6 @@ std::string methods_path(const std::string &table_path) {
         return table_path + "-methods";
     }
     return table_path.substr(0, dot) + "-methods" + table_path.substr(dot);
-}
-
-void write_methods_files(const MethodsTable &table, const std::string &csv_path,
-                         const std::string &markdown_path) {
-    if (!csv_path.empty()) {
-        write_text_file(methods_path(csv_path),
-                        [&](std::ostream &o) { write_methods_csv(o, table); });
-    }
-    if (!markdown_path.empty()) {
-        write_text_file(methods_path(markdown_path),
-                        [&](std::ostream &o) { write_methods_markdown(o, table); });
-    }
 }
 
 } // namespace starfish::sim

@@ -66,9 +66,4 @@ void write_methods_markdown(std::ostream &out, const MethodsTable &table);
 // "out.csv" -> "out-methods.csv", "tables/x.md" -> "tables/x-methods.md".
 std::string methods_path(const std::string &table_path);
 
-// Writes the CSV and Markdown beside the per-cell tables at these paths
-// (methods_path of each); an empty path writes nothing.
-void write_methods_files(const MethodsTable &table, const std::string &csv_path,
-                         const std::string &markdown_path);
-
 } // namespace starfish::sim

@@ -1,10 +1,6 @@
 #include "sim/report/run_result.h"
 
 #include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <sstream>
-#include <stdexcept>
 
 namespace starfish::sim {
 
@@ -53,26 +49,8 @@ RunResult::RunResult(const std::string &command, const config::Config &cfg) {
                 {"host", json::object()}};
 }
 
-void RunResult::write(const std::string &path) const {
-    std::string text = doc_.dump(2) + "\n";
-    if (path == "-") {
-        std::cout << text << std::flush;
-        return;
-    }
-    std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp);
-        if (!out) {
-            throw std::runtime_error("cannot write result file '" + path + "'");
-        }
-        out << text;
-        if (!out.flush()) {
-            throw std::runtime_error("error writing result file '" + path + "'");
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        throw std::runtime_error("cannot rename '" + tmp + "' to '" + path + "'");
-    }
+void RunResult::write(const OutputTarget &target) const {
+    write_output(target, doc_.dump(2) + "\n");
 }
 
 } // namespace starfish::sim

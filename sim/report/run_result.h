@@ -3,6 +3,7 @@
 // per-trial figures, a summary and the host section (wall and simulated time).
 
 #include "hw/config/config.h"
+#include "sim/report/safe_output.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -34,9 +35,9 @@ public:
     void set_summary(const nlohmann::json &summary) { doc_["summary"] = summary; }
     void set_host(const HostStats &host) { doc_["host"] = host.to_json(); }
 
-    // Writes the document to path ("-" for standard output). Files are written to
-    // a temporary name first and renamed, so a crash never leaves half a result.
-    void write(const std::string &path) const;
+    // Writes the document to an output checked before the run (safe_output.h): a
+    // file is replaced whole or not at all, a FIFO or device is written in place.
+    void write(const OutputTarget &target) const;
 
 private:
     nlohmann::json doc_;

@@ -47,6 +47,13 @@ RunResult study_result(const StudySpec &spec, const config::Config &base,
     doc.doc()["cells"] = cells_json;
     ComparisonStats st = compare_stats(results);
     json summary{{"cells", results.size()}, {"verified", all_verified}};
+    size_t failed = 0;
+    for (const auto &c : results) {
+        failed += c.summary.value("failed_trials", size_t{0});
+    }
+    if (failed > 0) {
+        summary["failed_trials"] = failed; // trials whose process failed: no measurement
+    }
     if (st.cells > 0) {
         summary["published_cells"] = st.cells;
         summary["median_abs_error_pct"] = st.median_abs_error_pct;

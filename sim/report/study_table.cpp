@@ -50,11 +50,19 @@ TextTable table_of(const std::vector<CellResult> &cells) {
             r.push_back(c.overrides.contains(k) ? value_text(c.overrides[k]) : "");
         }
         const json &s = c.summary;
-        r.push_back(fixed_text(s["mean"].get<double>(), 2));
-        r.push_back(fixed_text(s["cv"].get<double>(), 3));
-        r.push_back(fixed_text(s["ci95"][0].get<double>(), 2));
-        r.push_back(fixed_text(s["ci95"][1].get<double>(), 2));
-        r.push_back(std::to_string(s["trials"].get<int>()));
+        int trials = s["trials"].get<int>();
+        int failed = s.value("failed_trials", 0);
+        if (trials == 0) {
+            // Every trial of the cell failed: nothing was measured.
+            r.insert(r.end(), {"FAILED", "", "", ""});
+        } else {
+            r.push_back(fixed_text(s["mean"].get<double>(), 2));
+            r.push_back(fixed_text(s["cv"].get<double>(), 3));
+            r.push_back(fixed_text(s["ci95"][0].get<double>(), 2));
+            r.push_back(fixed_text(s["ci95"][1].get<double>(), 2));
+        }
+        r.push_back(std::to_string(trials) +
+                    (failed > 0 ? " (" + std::to_string(failed) + " failed)" : ""));
         if (movements) {
             r.push_back(s.contains("movements") ? fixed_text(s["movements"].get<double>(), 0) : "");
         }

@@ -1,5 +1,7 @@
 #include "sim/runner/subprocess.h"
 
+#include "sim/runner/process_guard.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <spawn.h>
@@ -23,13 +25,17 @@ std::vector<char *> argv_pointers(const std::vector<std::string> &argv) {
     return args;
 }
 
+// Waits for a program started by posix_spawn; it is killed with this command if
+// the command is interrupted meanwhile (sim/runner/process_guard.h).
 int wait_for(pid_t pid) {
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
+            untrack_child(pid);
             return -1;
         }
     }
+    untrack_child(pid);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -55,6 +61,7 @@ int run_program(const std::vector<std::string> &argv, ProgramOutput output) {
     if (rc != 0) {
         return -1;
     }
+    track_child(pid);
     return wait_for(pid);
 }
 
@@ -78,6 +85,9 @@ CapturedRun run_program_captured(const std::vector<std::string> &argv) {
     pid_t pid = 0;
     int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
     posix_spawn_file_actions_destroy(&actions);
+    if (rc == 0) {
+        track_child(pid);
+    }
     ::close(out_pipe[1]);
     ::close(err_pipe[1]);
     // Both pipes are read together, so a program filling one never blocks.

@@ -1,17 +1,19 @@
 #include "sim/study/reproduce.h"
 
 #include "hw/config/config_error.h"
+#include "hw/config/json_text.h"
 #include "sim/parameters.h"
 #include "sim/report/methods_table.h"
 #include "sim/report/run_result.h"
+#include "sim/report/safe_output.h"
 #include "sim/report/study_result.h"
 #include "sim/report/study_table.h"
-#include "sim/report/text_file.h"
 #include "sim/runner/host_clock.h"
 #include "sim/runner/subprocess.h"
 #include "sim/study/study_directory.h"
 #include "sim/study/study_workload.h"
 #include "sim/study/trial_cache.h"
+#include "sim/workload/host_memory.h"
 #include "sim/workload/workload.h"
 
 #include <algorithm>
@@ -293,7 +295,7 @@ std::optional<StudyManifest> slurm_results(const std::vector<ReproduceStudy> &pl
     out << "  slurm: " << dir << ": " << m.trials.size() << " trials in " << m.tasks()
         << " array tasks, " << state.done.size() << " done\n"
         << std::flush;
-    if (state.missing.empty()) {
+    if (state.to_run().empty()) {
         return m;
     }
     for (const auto &p : state.problems) {
@@ -304,7 +306,7 @@ std::optional<StudyManifest> slurm_results(const std::vector<ReproduceStudy> &pl
         throw SlurmError("cannot ask Slurm what is queued: " + queue.problem);
     }
     if (queue.lines.empty()) {
-        SlurmJob job = submit_tasks(m, dir, tasks_of(state.missing, m.chunk), opts.submit);
+        SlurmJob job = submit_tasks(m, dir, tasks_of(state.to_run(), m.chunk), opts.submit);
         out << "  slurm: submitted job " << job.id << " (--array=" << job.array << ")\n";
     } else {
         out << "  slurm: " << queue.lines.size() << " array task(s) still pending or running\n";
@@ -318,10 +320,11 @@ std::optional<StudyManifest> slurm_results(const std::vector<ReproduceStudy> &pl
     }
     wait_for_queue(dir, out);
     state = scan_results(m, dir);
-    if (!state.missing.empty()) {
-        std::cerr << "starfish: " << state.missing.size() << " trials have no result after the "
-                  << "jobs ended; array tasks " << array_ranges(tasks_of(state.missing, m.chunk))
-                  << " (logs in " << dir << "/logs); run the command again to resubmit them\n";
+    if (!state.to_run().empty()) {
+        std::cerr << "starfish: " << state.to_run().size() << " trials have no verified result "
+                  << "after the jobs ended; array tasks "
+                  << array_ranges(tasks_of(state.to_run(), m.chunk)) << " (logs in " << dir
+                  << "/logs); run the command again to resubmit them\n";
         status = kExitRunFailedStatus;
         return std::nullopt;
     }
@@ -333,7 +336,20 @@ std::optional<StudyManifest> slurm_results(const std::vector<ReproduceStudy> &pl
 int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
     HostClock clock;
     std::string started = utc_now();
+    check_output_directory(opts.out_dir, "--out");
+    if (opts.slurm) {
+        check_slurm_options(opts.submit);
+    }
+    OutputTarget json_out = check_output(opts.json_path, "--json");
     std::vector<ReproduceStudy> plan = plan_reproduce(opts, studies_dir());
+    if (!opts.slurm) {
+        std::vector<HostMemory> trials;
+        for (const auto &study : plan) {
+            std::vector<HostMemory> more = study_host_memory(study.cells);
+            trials.insert(trials.end(), more.begin(), more.end());
+        }
+        check_host_memory(trials, opts.jobs, opts.no_memory_check);
+    }
     std::vector<std::optional<PublishedTable>> published;
     for (const auto &study : plan) {
         published.push_back(further_published(study.spec, opts.published));
@@ -371,7 +387,12 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
 
     fs::path out_dir(opts.out_dir);
     for (const char *sub : {"data", "tables"}) {
-        fs::create_directories(out_dir / sub);
+        std::error_code ec;
+        fs::create_directories(out_dir / sub, ec);
+        if (ec) {
+            throw std::runtime_error("--out '" + config::printable((out_dir / sub).string()) +
+                                     "': cannot create the directory (" + ec.message() + ")");
+        }
     }
     out << "reproduce: " << plan.size() << " studies, " << total_cells << " cells, " << total_trials
         << " trials (" << cached_trials << " from the cache), " << opts.jobs << " at once"
@@ -452,15 +473,20 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
         bool verified = study_verified(doc);
         all_verified = all_verified && verified;
         std::string name = study.spec.name;
-        doc.write((out_dir / "data" / (name + ".json")).string());
-        write_text_file((out_dir / "tables" / (name + ".csv")).string(),
-                        [&](std::ostream &o) { write_study_csv(o, results); });
-        write_text_file((out_dir / "tables" / (name + ".md")).string(),
-                        [&](std::ostream &o) { write_study_markdown(o, results); });
+        write_output_file((out_dir / "data" / (name + ".json")).string(), "the report's data",
+                          [&](std::ostream &o) { o << doc.doc().dump(2) << "\n"; });
+        write_output_file((out_dir / "tables" / (name + ".csv")).string(), "the report's table",
+                          [&](std::ostream &o) { write_study_csv(o, results); });
+        write_output_file((out_dir / "tables" / (name + ".md")).string(), "the report's table",
+                          [&](std::ostream &o) { write_study_markdown(o, results); });
         if (wants_methods_table(study.spec)) {
-            write_methods_files(methods_table(study.spec, opts.base, results),
-                                (out_dir / "tables" / (name + ".csv")).string(),
-                                (out_dir / "tables" / (name + ".md")).string());
+            MethodsTable methods = methods_table(study.spec, opts.base, results);
+            write_output_file((out_dir / "tables" / methods_path(name + ".csv")).string(),
+                              "the report's methods table",
+                              [&](std::ostream &o) { write_methods_csv(o, methods); });
+            write_output_file((out_dir / "tables" / methods_path(name + ".md")).string(),
+                              "the report's methods table",
+                              [&](std::ostream &o) { write_methods_markdown(o, methods); });
             entry["methods_csv"] = "tables/" + methods_path(name + ".csv");
             entry["methods_markdown"] = "tables/" + methods_path(name + ".md");
         }
@@ -504,14 +530,9 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
                                     : json::array({fs::absolute(opts.published).string()})},
                   {"config", opts.base.to_flat_json()},
                   {"studies", manifest_studies}};
-    write_text_file((out_dir / "reproduce.json").string(),
-                    [&](std::ostream &o) { o << manifest.dump(2) << "\n"; });
-
-    if (opts.json_path == "-") {
-        std::cout << manifest.dump(2) << "\n" << std::flush;
-    } else if (!opts.json_path.empty()) {
-        write_text_file(opts.json_path, [&](std::ostream &o) { o << manifest.dump(2) << "\n"; });
-    }
+    write_output_file((out_dir / "reproduce.json").string(), "the report's manifest",
+                      [&](std::ostream &o) { o << manifest.dump(2) << "\n"; });
+    write_output(json_out, manifest.dump(2) + "\n");
 
     bool with_figures = false;
     std::string python = report_python(with_figures);

@@ -33,8 +33,9 @@ struct ReproduceOptions {
     int jobs = 1;          // trial processes at once
     std::string cache_dir; // "" = default_trial_cache_dir()
     bool no_cache = false;
-    std::string command_line; // as typed, for the report
-    std::string json_path;    // also write the run's manifest here ("-" = standard output)
+    bool no_memory_check = false; // run even when the host memory estimate is too large
+    std::string command_line;     // as typed, for the report
+    std::string json_path;        // also write the run's manifest here ("-" = standard output)
     // --slurm: the trials run as Slurm job arrays through the study directory
     // OUT/slurm (docs/cluster.md) instead of local processes; the report is made
     // once every result is there.

@@ -1,13 +1,16 @@
 #include "sim/study/slurm.h"
 
 #include "hw/config/config_error.h"
-#include "sim/report/text_file.h"
+#include "hw/config/input_file.h"
+#include "hw/config/json_text.h"
+#include "sim/report/safe_output.h"
 #include "sim/runner/subprocess.h"
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -33,6 +36,40 @@ std::string shell_quote(const std::string &text) {
     return out + "'";
 }
 
+bool is_control(char c) {
+    auto u = static_cast<unsigned char>(c);
+    return u < 0x20 || u == 0x7f;
+}
+
+// --partition and --time go into #SBATCH lines: partition names, lists of them and
+// Slurm time formats use only these characters; a newline would start a command.
+void check_slurm_word(const std::string &option, const std::string &value) {
+    for (char c : value) {
+        bool ok = std::isalnum(static_cast<unsigned char>(c)) ||
+                  std::string("_.:,+=-").find(c) != std::string::npos;
+        if (!ok) {
+            throw config::ConfigError(option + " '" + config::printable(value) +
+                                      "': only letters, digits and _ . : , + = - are allowed");
+        }
+    }
+}
+
+// A path inside a double-quoted #SBATCH value: Slurm's own '%' patterns doubled.
+std::string sbatch_path(const std::string &path) {
+    for (char c : path) {
+        if (is_control(c) || c == '"') {
+            throw config::ConfigError("the study directory '" + config::printable(path) +
+                                      "' holds a control character or a double quote, which "
+                                      "cannot be written into the batch script");
+        }
+    }
+    std::string out;
+    for (char c : path) {
+        out += c == '%' ? std::string("%%") : std::string(1, c);
+    }
+    return out;
+}
+
 std::string utc_now() {
     std::time_t t = std::time(nullptr);
     char buf[32];
@@ -53,10 +90,26 @@ void write_jobs(const std::string &dir, const std::vector<SlurmJob> &jobs) {
         doc.push_back(
             json{{"job_id", j.id}, {"array", j.array}, {"submitted_utc", j.submitted_utc}});
     }
-    write_text_file(jobs_path(dir), [&](std::ostream &o) { o << doc.dump(1) << "\n"; });
+    std::string problem = replace_file_atomically(jobs_path(dir), doc.dump(1) + "\n");
+    if (!problem.empty()) {
+        throw SlurmError("the job record " + jobs_path(dir) + " not written: " + problem);
+    }
 }
 
 } // namespace
+
+void check_slurm_options(const SlurmOptions &options) {
+    check_slurm_word("--partition", options.partition);
+    check_slurm_word("--time", options.time_limit);
+    for (const auto &arg : options.sbatch_args) {
+        if (arg.empty() || arg[0] != '-' ||
+            std::any_of(arg.begin(), arg.end(), [](char c) { return is_control(c); })) {
+            throw config::ConfigError("--sbatch-arg '" + config::printable(arg) +
+                                      "' is not an sbatch option (write it as --name=value, "
+                                      "without control characters)");
+        }
+    }
+}
 
 std::string batch_script_path(const std::string &dir) {
     return dir + "/starfish-array.sh";
@@ -65,6 +118,12 @@ std::string batch_script_path(const std::string &dir) {
 std::string batch_script(const StudyManifest &manifest, const std::string &dir,
                          const std::string &starfish, const SlurmOptions &options) {
     std::string name = manifest.studies.empty() ? "study" : manifest.studies.front().spec.name;
+    for (char &c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') {
+            c = '_'; // a job name is a word
+        }
+    }
+    check_slurm_options(options);
     std::ostringstream s;
     s << "#!/bin/bash\n"
       << "# Array task I runs trials [I*" << manifest.chunk << ", (I+1)*" << manifest.chunk
@@ -73,7 +132,7 @@ std::string batch_script(const StudyManifest &manifest, const std::string &dir,
       << " tasks). Written by `starfish study submit --slurm`; `starfish study resubmit`\n"
       << "# submits it again for the tasks whose results are missing (docs/cluster.md).\n"
       << "#SBATCH --job-name=starfish-" << name << "\n"
-      << "#SBATCH --output=" << dir << "/logs/%A_%a.out\n";
+      << "#SBATCH --output=\"" << sbatch_path(dir) << "/logs/%A_%a.out\"\n";
     if (!options.partition.empty()) {
         s << "#SBATCH --partition=" << options.partition << "\n";
     }
@@ -81,10 +140,6 @@ std::string batch_script(const StudyManifest &manifest, const std::string &dir,
         s << "#SBATCH --time=" << options.time_limit << "\n";
     }
     for (const auto &arg : options.sbatch_args) {
-        if (arg.empty() || arg[0] != '-' || arg.find('\n') != std::string::npos) {
-            throw config::ConfigError("--sbatch-arg '" + arg +
-                                      "' is not an sbatch option (write it as --name=value)");
-        }
         s << "#SBATCH " << arg << "\n";
     }
     s << "set -eu\n"
@@ -95,21 +150,24 @@ std::string batch_script(const StudyManifest &manifest, const std::string &dir,
 }
 
 std::vector<SlurmJob> read_jobs(const std::string &dir) {
-    std::ifstream in(jobs_path(dir));
-    if (!in) {
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(jobs_path(dir), ec))) {
         return {};
     }
-    std::ostringstream text;
-    text << in.rdbuf();
+    config::InputFile in = config::read_regular_file(jobs_path(dir), 64u << 20);
+    if (!in.ok) {
+        throw config::ConfigError(jobs_path(dir) + " " + in.problem);
+    }
     std::vector<SlurmJob> jobs;
     try {
-        for (const auto &j : json::parse(text.str())) {
+        for (const auto &j : json::parse(in.text)) {
             jobs.push_back(SlurmJob{j.at("job_id").get<std::string>(),
                                     j.at("array").get<std::string>(),
                                     j.at("submitted_utc").get<std::string>()});
         }
     } catch (const json::exception &e) {
-        throw config::ConfigError(jobs_path(dir) + ": malformed job record (" + e.what() + ")");
+        throw config::ConfigError(jobs_path(dir) + ": malformed job record (" +
+                                  config::printable(e.what(), 300) + ")");
     }
     return jobs;
 }
@@ -166,7 +224,10 @@ SlurmJob submit_tasks(const StudyManifest &manifest, const std::string &dir,
     }
     std::string script = batch_script_path(dir);
     std::string text = batch_script(manifest, dir, starfish, options);
-    write_text_file(script, [&](std::ostream &o) { o << text; });
+    std::string problem = replace_file_atomically(script, text);
+    if (!problem.empty()) {
+        throw SlurmError("the batch script not written: " + problem);
+    }
     fs::permissions(script, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add,
                     ec);
     SlurmJob job;
@@ -208,20 +269,24 @@ bool print_directory_status(const StudyManifest &manifest, const std::string &di
     }
     out << "; " << manifest.trials.size() << " trials in " << manifest.tasks() << " array tasks of "
         << manifest.chunk << "\n"
-        << "  done " << state.done.size() << ", missing " << state.missing.size() << "\n";
+        << "  done " << state.done.size() << ", failed " << state.failed.size() << ", missing "
+        << state.missing.size() << "\n";
     for (const auto &p : state.problems) {
         out << "  unreadable: " << p << "\n";
     }
-    if (!state.missing.empty()) {
-        out << "  missing array tasks: " << array_ranges(tasks_of(state.missing, manifest.chunk))
+    std::vector<size_t> to_run = state.to_run();
+    if (!to_run.empty()) {
+        out << "  array tasks to run again: " << array_ranges(tasks_of(to_run, manifest.chunk))
             << "\n";
         size_t shown = 0;
-        for (size_t i : state.missing) {
+        for (size_t i : to_run) {
             if (++shown > 10) {
-                out << "  ... and " << state.missing.size() - 10 << " more\n";
+                out << "  ... and " << to_run.size() - 10 << " more\n";
                 break;
             }
-            out << "  missing: " << describe_trial(manifest, i) << "\n";
+            bool failed = std::binary_search(state.failed.begin(), state.failed.end(), i);
+            out << (failed ? "  failed (data verification): " : "  missing: ")
+                << describe_trial(manifest, i) << "\n";
         }
     }
     std::vector<SlurmJob> jobs = read_jobs(dir);
@@ -242,7 +307,7 @@ bool print_directory_status(const StudyManifest &manifest, const std::string &di
             }
         }
     }
-    return state.missing.empty();
+    return to_run.empty();
 }
 
 void wait_for_queue(const std::string &dir, std::ostream &out, double interval_s) {

@@ -27,11 +27,19 @@ struct SlurmOptions {
     std::vector<std::string> sbatch_args; // further sbatch options, each starting with '-'
 };
 
+// Throws config::ConfigError (exit status 2, before anything is submitted) when an
+// option cannot go into the batch script: --partition or --time with anything but
+// letters, digits and _ . : , + = -; an --sbatch-arg that is not an option or holds
+// a control character (a newline would start a shell command).
+void check_slurm_options(const SlurmOptions &options);
+
 // D/starfish-array.sh: #SBATCH lines for the job name, the logs (D/logs/%A_%a.out)
 // and the options, then `starfish study run-index` for $SLURM_ARRAY_TASK_ID with
 // the manifest's chunk and $SLURM_CPUS_PER_TASK trial processes. `starfish` and
-// `dir` must be absolute. Throws config::ConfigError for an sbatch argument that
-// is not an option.
+// `dir` must be absolute; the log path is double-quoted (a directory may hold
+// spaces; Slurm's '%' doubled), the command's arguments shell-quoted. Throws
+// config::ConfigError as check_slurm_options does, and for a directory holding a
+// control character or a double quote.
 std::string batch_script(const StudyManifest &manifest, const std::string &dir,
                          const std::string &starfish, const SlurmOptions &options);
 std::string batch_script_path(const std::string &dir);

@@ -1,6 +1,7 @@
 #include "sim/study/study.h"
 
 #include "hw/config/config_error.h"
+#include "hw/config/input_file.h"
 #include "hw/config/json_text.h"
 #include "hw/config/loader.h"
 #include "sim/report/csv.h"
@@ -10,9 +11,8 @@
 #include "sim/study/trial_cache.h"
 
 #include <algorithm>
-#include <fstream>
+#include <cstdio>
 #include <numeric>
-#include <sstream>
 
 namespace starfish::sim {
 
@@ -20,6 +20,9 @@ using config::ConfigError;
 using nlohmann::json;
 
 namespace {
+
+// Study files and manifests: a manifest of a large study is some MB.
+constexpr size_t kMaxDocumentBytes = 256u << 20;
 
 std::string dir_of(const std::string &path) {
     auto slash = path.rfind('/');
@@ -162,13 +165,11 @@ StudySpec parse_study(const json &doc, const std::string &origin, const std::str
 }
 
 json read_json_document(const std::string &path, const std::string &what) {
-    std::ifstream in(path);
-    if (!in) {
-        throw ConfigError("cannot read " + what + " '" + path + "'");
+    config::InputFile in = config::read_regular_file(path, kMaxDocumentBytes);
+    if (!in.ok) {
+        throw ConfigError(what + " '" + config::printable(path, 300) + "' " + in.problem);
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    return config::parse_json_text(text.str(), path);
+    return config::parse_json_text(in.text, path);
 }
 
 StudySpec load_study(const std::string &path) {
@@ -181,13 +182,42 @@ StudySpec load_study(const std::string &path) {
 }
 
 std::string resolve_study_path(const std::string &name_or_path, const std::string &studies_dir) {
-    if (std::ifstream(name_or_path)) {
+    // Anything at the path itself (a directory, a FIFO too) is what was meant; reading
+    // it says what is wrong with it.
+    std::string problem = config::regular_file_problem(name_or_path);
+    if (problem.rfind("does not exist", 0) != 0) {
         return name_or_path;
     }
     const std::string &p = name_or_path;
     bool has_ext = p.size() > 5 && p.substr(p.size() - 5) == ".json";
     std::string shipped = studies_dir + "/" + p + (has_ext ? "" : ".json");
-    return std::ifstream(shipped) ? shipped : name_or_path;
+    return config::regular_file_problem(shipped).empty() ? shipped : name_or_path;
+}
+
+double grid_size(const StudySpec &spec) {
+    double cells = 1;
+    for (const auto &axis : spec.axes) {
+        cells *= static_cast<double>(axis.second.size());
+    }
+    return cells;
+}
+
+void check_grid_size(const StudySpec &spec) {
+    double cells = grid_size(spec);
+    if (cells <= static_cast<double>(kMaxStudyCells)) {
+        return;
+    }
+    std::string axes;
+    for (const auto &axis : spec.axes) {
+        axes += (axes.empty() ? "" : " x ") + std::to_string(axis.second.size());
+    }
+    char count[32];
+    std::snprintf(count, sizeof count, "%.0f", cells);
+    throw ConfigError("study " + spec.name + ": its grid has " + count + " cells (" + axes +
+                      " values on its 'vary' axes, before 'skip'), more than the " +
+                      std::to_string(kMaxStudyCells) +
+                      " a study may have (each cell holds a whole configuration in memory); "
+                      "split it into several studies");
 }
 
 std::vector<StudyCell> expand_study(const StudySpec &spec, const config::Config &base) {
@@ -196,6 +226,7 @@ std::vector<StudyCell> expand_study(const StudySpec &spec, const config::Config 
                           spec.derived_from + "'s results by `starfish reproduce " + spec.name +
                           "` (docs/reproduce.md)");
     }
+    check_grid_size(spec);
     std::vector<json> grid{json::object()};
     for (const auto &[key, values] : spec.axes) {
         std::vector<json> next;
@@ -309,6 +340,14 @@ std::optional<double> PublishedTable::lookup(const config::Config &cfg) const {
     return std::nullopt;
 }
 
+json failed_trial(int trial, const std::string &error) {
+    return json{{"trial", trial}, {"verified", false}, {"failed", error}};
+}
+
+bool trial_failed(const json &result) {
+    return result.contains("failed");
+}
+
 std::vector<size_t> trial_start_order(const std::vector<double> &costs, int jobs) {
     std::vector<size_t> order(costs.size());
     std::iota(order.begin(), order.end(), size_t{0});
@@ -329,9 +368,19 @@ std::vector<CellResult> summarise_cells(const StudySpec &spec, const std::vector
         CellResult &r = out[c];
         r.overrides = cells[c].overrides;
         std::vector<double> values;
+        int failed = 0;
         for (const auto &t : r.trials) {
+            if (trial_failed(t)) {
+                ++failed; // nothing measured
+                continue;
+            }
             if (!t.contains(spec.metric) || !t[spec.metric].is_number()) {
-                throw std::runtime_error("trial result has no numeric '" + spec.metric + "'");
+                throw std::runtime_error("study " + spec.name + " cell " +
+                                         config::printable_json(r.overrides, 200) + " trial " +
+                                         t.value("trial", json(-1)).dump() +
+                                         ": the result has no "
+                                         "numeric '" +
+                                         spec.metric + "'");
             }
             values.push_back(t[spec.metric].get<double>());
         }
@@ -343,19 +392,27 @@ std::vector<CellResult> summarise_cells(const StudySpec &spec, const std::vector
                          {"min", s.min},
                          {"max", s.max},
                          {"trials", s.n}};
+        if (failed > 0) {
+            r.summary["failed_trials"] = failed;
+        }
         // Disk movements (seeks or rotational waits before an access, the tuning
-        // report's count; docs/disk.md), mean over the trials, where trials have them.
+        // report's count; docs/disk.md), mean over the measured trials, where they have them.
         double movements = 0;
-        bool all_have = !r.trials.empty();
+        size_t measured = 0;
+        bool all_have = true;
         for (const auto &t : r.trials) {
+            if (trial_failed(t)) {
+                continue;
+            }
             const json *m = t.contains("disk") ? &t["disk"] : nullptr;
             all_have = all_have && m && m->contains("movements") && (*m)["movements"].is_number();
             if (all_have) {
                 movements += (*m)["movements"].get<double>();
+                ++measured;
             }
         }
-        if (all_have) {
-            r.summary["movements"] = movements / static_cast<double>(r.trials.size());
+        if (all_have && measured > 0) {
+            r.summary["movements"] = movements / static_cast<double>(measured);
         }
     }
     if (table) {
@@ -367,6 +424,9 @@ std::vector<CellResult> summarise_cells(const StudySpec &spec, const std::vector
 void attach_published(std::vector<CellResult> &results, const std::vector<StudyCell> &cells,
                       const PublishedTable &table) {
     for (size_t c = 0; c < cells.size() && c < results.size(); ++c) {
+        if (results[c].summary.value("trials", 1) == 0) {
+            continue; // every trial failed: no mean to compare
+        }
         if (auto published = table.lookup(cells[c].cfg)) {
             json &s = results[c].summary;
             double mean = s["mean"].get<double>();
@@ -407,6 +467,9 @@ std::vector<CellResult> run_study(const StudySpec &spec, const std::vector<Study
             hit = options.cache->load(cells[items[i].cell].cfg, items[i].trial, warning);
             warn(warning);
         }
+        if (hit && !TrialCache::done(*hit)) {
+            hit.reset(); // its data did not verify: not done, it runs again
+        }
         if (!hit) {
             missing.push_back(i);
             continue;
@@ -435,11 +498,18 @@ std::vector<CellResult> run_study(const StudySpec &spec, const std::vector<Study
     }
     HostClock clock;
     double finished_cost = 0;
-    auto ran = run_isolated_all(jobs, options.jobs, [&](size_t j, const json &result) {
+    bool cache_failed = false; // reported once, not once per trial
+    run_isolated_each(jobs, options.jobs, [&](size_t j, const IsolatedOutcome &outcome) {
         size_t i = job_item[j];
-        results[i] = result;
-        if (options.cache != nullptr) {
-            warn(options.cache->store(cells[items[i].cell].cfg, items[i].trial, result));
+        // A failed trial is recorded in its cell, the others go on.
+        results[i] = outcome.ok() ? outcome.result : failed_trial(items[i].trial, outcome.error);
+        if (options.cache != nullptr && outcome.ok() && !cache_failed) {
+            std::string problem =
+                options.cache->store(cells[items[i].cell].cfg, items[i].trial, outcome.result);
+            if (!problem.empty()) {
+                cache_failed = true;
+                warn(problem + "; the results of this run are not cached (the trials still run)");
+            }
         }
         double cost = cell_cost[items[i].cell];
         finished_cost += cost;
@@ -451,9 +521,6 @@ std::vector<CellResult> run_study(const StudySpec &spec, const std::vector<Study
                          : -1;
         report(i, false, eta);
     });
-    for (size_t j = 0; j < ran.size(); ++j) {
-        results[job_item[j]] = std::move(ran[j]);
-    }
 
     std::vector<CellResult> out(cells.size());
     for (size_t i = 0; i < items.size(); ++i) {

@@ -71,9 +71,22 @@ StudySpec parse_study(const nlohmann::json &doc, const std::string &origin,
 // shipped study of that name (studies_dir/NAME.json, ".json" optional).
 std::string resolve_study_path(const std::string &name_or_path, const std::string &studies_dir);
 
+// The most cells a study's grid may have: each cell holds a whole configuration
+// (about 90 KB), and a grid is expanded whole before anything runs.
+constexpr size_t kMaxStudyCells = 10000;
+
+// Cells of the grid before 'skip' (the product of the axes' lengths; a double, so
+// an absurd grid does not overflow).
+double grid_size(const StudySpec &spec);
+
+// Throws ConfigError saying how many cells the grid has when it has more than
+// kMaxStudyCells; nothing is expanded.
+void check_grid_size(const StudySpec &spec);
+
 // The cells of the grid, each validated on top of `base`. Throws ConfigError
-// naming the cell when one is invalid, or when the study is derived from another
-// (it has no cells of its own).
+// naming the cell when one is invalid, when the grid is too large
+// (check_grid_size), or when the study is derived from another (it has no cells
+// of its own).
 std::vector<StudyCell> expand_study(const StudySpec &spec, const config::Config &base);
 
 // One trial of one cell: what a run executes (its effective configuration is
@@ -102,6 +115,11 @@ private:
 };
 
 using TrialFunction = std::function<nlohmann::json(const config::Config &cfg, int trial)>;
+
+// The trial document of a trial whose process failed (an exception, a crash, the
+// watchdog): {"trial", "verified": false, "failed": why}. It has no metric.
+nlohmann::json failed_trial(int trial, const std::string &error);
+bool trial_failed(const nlohmann::json &result);
 
 struct CellResult {
     nlohmann::json overrides;
@@ -148,7 +166,10 @@ struct StudyRunOptions {
 };
 
 // Runs every cell's trials (workload.trials each) as isolated processes, at most
-// `jobs` at a time. A trial taken from the cache gets "host": {"cached": true}.
+// `jobs` at a time. A trial taken from the cache gets "host": {"cached": true}; a
+// cached trial whose data did not verify runs again. A trial whose process fails
+// is recorded as failed_trial() and the others go on (summaries count it in
+// "failed_trials"); only trials that ran to their end are cached.
 std::vector<CellResult> run_study(const StudySpec &spec, const std::vector<StudyCell> &cells,
                                   const TrialFunction &trial, const StudyRunOptions &options);
 

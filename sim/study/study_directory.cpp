@@ -4,14 +4,15 @@
 #include "hw/config/json_text.h"
 #include "sim/parameters.h"
 #include "sim/report/run_result.h"
+#include "sim/report/safe_output.h"
 #include "sim/report/study_table.h"
-#include "sim/report/text_file.h"
 #include "sim/runner/isolated_run.h"
 #include "sim/study/study_workload.h"
 #include "sim/workload/workload.h"
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <numeric>
@@ -39,6 +40,17 @@ constexpr double kEventsPerSecond = 2.0e5;
 
 std::string manifest_path(const std::string &dir) {
     return dir + "/manifest.json";
+}
+
+// FNV-1a 64 of the manifest's canonical JSON without its digest: a manifest
+// changed after planning (a study's definition, a cell, a trial) is refused.
+std::string manifest_digest(json doc) {
+    doc.erase("digest");
+    std::string text = doc.dump();
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  static_cast<unsigned long long>(fnv1a64(text.data(), text.size())));
+    return std::string("fnv1a64:") + hex;
 }
 
 config::Config config_from_flat(const json &flat, const std::string &origin) {
@@ -201,7 +213,11 @@ void write_manifest(const StudyManifest &m, const std::string &dir) {
              {"simulator", m.simulator},  {"chunk", m.chunk},
              {"tasks", m.tasks()},        {"config", m.base},
              {"studies", studies},        {"trials", trials}};
-    write_text_file(manifest_path(dir), [&](std::ostream &o) { o << doc.dump(1) << "\n"; });
+    doc["digest"] = manifest_digest(doc);
+    std::string problem = replace_file_atomically(manifest_path(dir), doc.dump(1) + "\n");
+    if (!problem.empty()) {
+        throw std::runtime_error("the manifest of " + dir + " not written: " + problem);
+    }
 }
 
 StudyManifest read_manifest(const std::string &dir) {
@@ -212,6 +228,12 @@ StudyManifest read_manifest(const std::string &dir) {
     }
     json doc = read_json_document(path, "manifest");
     auto fail = [&](const std::string &msg) { throw ConfigError(path + ": " + msg); };
+    if (!doc.is_object() || !doc.contains("digest") || doc["digest"] != manifest_digest(doc)) {
+        fail("its digest does not match its content: it was changed after it was planned (or "
+             "planned by an older build); plan the directory again (`starfish study plan "
+             "STUDY --dir " +
+             dir + " --force`)");
+    }
     try {
         if (!doc.is_object() || doc.value("format", 0) != kManifestFormat) {
             fail("not a study manifest of format " + std::to_string(kManifestFormat));
@@ -256,7 +278,7 @@ StudyManifest read_manifest(const std::string &dir) {
         }
         return m;
     } catch (const json::exception &e) {
-        fail(std::string("malformed manifest (") + e.what() + ")");
+        fail("malformed manifest (" + config::printable(e.what(), 300) + ")");
     }
     return {};
 }
@@ -311,13 +333,23 @@ std::string array_ranges(const std::vector<size_t> &indices) {
     return out;
 }
 
+std::vector<size_t> DirectoryState::to_run() const {
+    std::vector<size_t> all = missing;
+    all.insert(all.end(), failed.begin(), failed.end());
+    std::sort(all.begin(), all.end());
+    return all;
+}
+
 DirectoryState scan_results(const StudyManifest &m, const std::string &dir) {
     DirectoryState state;
     TrialCache results = directory_results(m, dir);
     for (size_t i = 0; i < m.trials.size(); ++i) {
         std::string warning;
-        if (results.read(trial_config(m, m.trials[i]), m.trials[i].trial, warning)) {
+        auto result = results.read(trial_config(m, m.trials[i]), m.trials[i].trial, warning);
+        if (result && TrialCache::done(*result)) {
             state.done.push_back(i);
+        } else if (result) {
+            state.failed.push_back(i);
         } else {
             state.missing.push_back(i);
             if (!warning.empty()) {
@@ -343,14 +375,15 @@ bool run_task(const StudyManifest &m, const std::string &dir, size_t task, size_
     std::vector<size_t> to_run;
     for (size_t i = first; i < last; ++i) {
         std::string warning;
-        if (results.load(trial_config(m, m.trials[i]), m.trials[i].trial, warning)) {
+        auto result = results.load(trial_config(m, m.trials[i]), m.trials[i].trial, warning);
+        if (result && TrialCache::done(*result)) {
             out << "  " << describe_trial(m, i) << ": done already\n";
             continue;
         }
         if (!warning.empty()) {
             err << "starfish: warning: " << warning << "\n";
         }
-        to_run.push_back(i);
+        to_run.push_back(i); // never run, unreadable, or its data did not verify
     }
     out << "array task " << task << ": trials " << first << ".." << (last == 0 ? 0 : last - 1)
         << " of " << m.trials.size() << ", " << to_run.size() << " to run, " << jobs << " at once\n"
@@ -362,24 +395,34 @@ bool run_task(const StudyManifest &m, const std::string &dir, size_t task, size_
         work.push_back([cfg, trial] { return run_workload_trial(*cfg, trial); });
     }
     bool complete = true;
-    try {
-        run_isolated_all(work, std::max(jobs, 1), [&](size_t j, const json &result) {
-            const ManifestTrial &t = m.trials[to_run[j]];
-            const config::Config &cfg = trial_config(m, t);
-            std::string problem = results.store(cfg, t.trial, result);
-            out << "  " << describe_trial(m, to_run[j]) << ": "
-                << workload_kind(cfg.get_string("workload.kind")).trial_line(result);
-            if (!problem.empty()) {
-                complete = false;
-                err << "starfish: error: result not saved: " << problem << "\n";
-                out << " (NOT SAVED)";
-            }
-            out << "\n" << std::flush;
-        });
-    } catch (const std::exception &e) {
-        err << "starfish: error: a trial of array task " << task << " failed: " << e.what() << "\n";
-        complete = false;
-    }
+    run_isolated_each(work, std::max(jobs, 1), [&](size_t j, const IsolatedOutcome &outcome) {
+        const ManifestTrial &t = m.trials[to_run[j]];
+        const config::Config &cfg = trial_config(m, t);
+        out << "  " << describe_trial(m, to_run[j]) << ": ";
+        if (!outcome.ok()) {
+            // Nothing to record: the trial has no result and stays missing.
+            complete = false;
+            out << "FAILED\n" << std::flush;
+            err << "starfish: error: " << describe_trial(m, to_run[j])
+                << " failed: " << outcome.error << "\n";
+            return;
+        }
+        // A trial whose data did not verify is recorded (status and collect name it)
+        // but is not done: resubmit runs it again.
+        std::string problem = results.store(cfg, t.trial, outcome.result);
+        out << workload_kind(cfg.get_string("workload.kind")).trial_line(outcome.result);
+        if (!problem.empty()) {
+            complete = false;
+            err << "starfish: error: result not saved: " << problem << "\n";
+            out << " (NOT SAVED)";
+        }
+        if (!TrialCache::done(outcome.result)) {
+            complete = false;
+            err << "starfish: error: " << describe_trial(m, to_run[j])
+                << ": data verification failed\n";
+        }
+        out << "\n" << std::flush;
+    });
     return complete;
 }
 

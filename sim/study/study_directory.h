@@ -117,16 +117,22 @@ std::string array_ranges(const std::vector<size_t> &indices);
 
 // What the result files say.
 struct DirectoryState {
-    std::vector<size_t> done;          // manifest trial indices with a valid result
-    std::vector<size_t> missing;       // without one (never run, failed, or unreadable)
-    std::vector<std::string> problems; // one line per file that exists but does not parse
+    std::vector<size_t> done;          // manifest trial indices with a verified result
+    std::vector<size_t> failed;        // with a result whose data did not verify
+    std::vector<size_t> missing;       // without one (never run, its process failed, unreadable)
+    std::vector<std::string> problems; // one line per file that exists but is corrupt
+
+    // The trials to run again: missing and failed, ascending.
+    std::vector<size_t> to_run() const;
 };
 DirectoryState scan_results(const StudyManifest &manifest, const std::string &dir);
 
-// `starfish study run-index`: runs the trials of array task `task` that have no
-// valid result, `jobs` at a time, writing each result file as its trial ends
-// (an unreadable file is reported on `err` and its trial run again). Progress to
-// `out`. Returns true when every trial of the task has its result.
+// `starfish study run-index`: runs the trials of array task `task` that are not
+// done (no valid result, or one whose data did not verify), `jobs` at a time,
+// writing each result file as its trial ends (an unreadable file is reported on
+// `err` and its trial run again). A trial that fails (its process, or its data)
+// is named on `err`, the others go on. Progress to `out`. Returns true when every
+// trial of the task is done.
 bool run_task(const StudyManifest &manifest, const std::string &dir, size_t task, size_t chunk,
               int jobs, std::ostream &out, std::ostream &err);
 

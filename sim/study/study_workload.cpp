@@ -1,24 +1,48 @@
 #include "sim/study/study_workload.h"
 
 #include "hw/config/config_error.h"
+#include "hw/config/json_text.h"
+#include "sim/workload/host_memory.h"
 #include "sim/workload/workload.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace starfish::sim {
 
 void check_workload_kinds(const StudySpec &spec, const std::vector<StudyCell> &cells) {
     for (const auto &c : cells) {
+        const std::string &name = c.cfg.get_string("workload.kind");
+        const WorkloadKind *kind = nullptr;
         try {
-            workload_kind(c.cfg.get_string("workload.kind"));
+            kind = &workload_kind(name);
         } catch (const std::runtime_error &e) {
             throw config::ConfigError(spec.name + ": " + e.what());
+        }
+        const auto &m = kind->metrics;
+        if (std::find(m.begin(), m.end(), spec.metric) == m.end()) {
+            std::string allowed;
+            for (const auto &k : m) {
+                allowed += (allowed.empty() ? "" : ", ") + k;
+            }
+            throw config::ConfigError("study " + spec.name + ": 'metric' is '" +
+                                      config::printable(spec.metric) + "', which a " + name +
+                                      " trial does not give; it may be one of: " + allowed);
         }
     }
 }
 
+std::vector<HostMemory> study_host_memory(const std::vector<StudyCell> &cells) {
+    std::vector<HostMemory> trials;
+    for (const auto &c : cells) {
+        HostMemory one = host_memory_estimate(c.cfg);
+        trials.insert(trials.end(), static_cast<size_t>(c.cfg.get_int("workload.trials")), one);
+    }
+    return trials;
+}
+
 nlohmann::json run_workload_trial(const config::Config &cfg, int trial) {
-    return workload_kind(cfg.get_string("workload.kind")).run_trial(cfg, trial);
+    return run_checked_trial(cfg, trial);
 }
 
 double workload_trial_cost(const config::Config &cfg) {

@@ -5,6 +5,7 @@
 
 #include "sim/study/study.h"
 #include "sim/study/trial_cache.h"
+#include "sim/workload/workload.h"
 
 #include <optional>
 #include <string>
@@ -12,9 +13,14 @@
 
 namespace starfish::sim {
 
-// Every cell's workload.kind is built in; throws config::ConfigError naming the
-// study otherwise, so nothing runs.
+// Every cell's workload.kind is built in and gives the study's metric (a numeric
+// field of every trial, WorkloadKind::metrics); throws config::ConfigError naming
+// the study otherwise, so nothing runs.
 void check_workload_kinds(const StudySpec &spec, const std::vector<StudyCell> &cells);
+
+// The host memory of every trial of the cells (sim/workload/host_memory.h), for
+// check_host_memory.
+std::vector<HostMemory> study_host_memory(const std::vector<StudyCell> &cells);
 
 // One trial of the cell's workload kind, in the current process (run_study runs
 // it in a child).

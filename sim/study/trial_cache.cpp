@@ -1,10 +1,12 @@
 #include "sim/study/trial_cache.h"
 
+#include "hw/config/input_file.h"
+#include "hw/config/json_text.h"
 #include "sim/report/run_result.h"
+#include "sim/report/safe_output.h"
 
 #include <unistd.h>
 
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +23,9 @@ using nlohmann::json;
 namespace {
 
 constexpr uint64_t kFnvPrime = 0x100000001b3ull;
+
+// A result is a few KB; an entry this large is not one of ours.
+constexpr size_t kMaxEntryBytes = 16u << 20;
 
 std::string hex64(uint64_t v) {
     char buf[17];
@@ -132,38 +137,57 @@ std::string TrialCache::entry_path(const config::Config &cfg, int trial) const {
     return dir_ + "/" + name.substr(0, 2) + "/" + name + ".json";
 }
 
+std::string TrialCache::digest(const json &key, const json &result) {
+    std::string text = key.dump() + "\n" + result.dump();
+    return "fnv1a64:" + hex64(fnv1a64(text.data(), text.size()));
+}
+
+bool TrialCache::done(const json &result) {
+    return result.value("verified", false) == true;
+}
+
 std::optional<json> TrialCache::read(const config::Config &cfg, int trial,
                                      std::string &problem) const {
     problem.clear();
     std::string path = entry_path(cfg, trial);
     const char *noun = layout_ == Layout::Flat ? "result file" : "cache entry";
+    auto corrupt = [&](const std::string &why) {
+        problem = std::string("ignoring corrupt ") + noun + " '" + config::printable(path, 300) +
+                  "' (" + config::printable(why, 300) + ")";
+        return std::nullopt;
+    };
     std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) {
+    if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
         return std::nullopt;
     }
-    std::ifstream in(path);
-    if (!in) {
-        problem = std::string("cannot read ") + noun + " '" + path + "'";
-        return std::nullopt;
+    config::InputFile in = config::read_regular_file(path, kMaxEntryBytes);
+    if (!in.ok) {
+        return corrupt("it " + in.problem);
     }
-    std::ostringstream text;
-    text << in.rdbuf();
     json entry;
     try {
-        entry = json::parse(text.str());
+        entry = json::parse(in.text);
     } catch (const json::exception &e) {
-        problem = std::string("ignoring corrupt ") + noun + " '" + path + "' (" + e.what() + ")";
-        return std::nullopt;
+        return corrupt(e.what());
     }
     if (!entry.is_object() || !entry.contains("key") || !entry.contains("result") ||
         !entry["result"].is_object()) {
-        problem = std::string("ignoring corrupt ") + noun + " '" + path + "' (no key or result)";
-        return std::nullopt;
+        return corrupt("no key or result");
+    }
+    if (!entry.contains("digest") || !entry["digest"].is_string() ||
+        entry["digest"].get<std::string>() != digest(entry["key"], entry["result"])) {
+        return corrupt("its digest does not match its content: it was changed after it was "
+                       "written");
     }
     if (entry["key"] != key_document(cfg, trial)) {
         return std::nullopt; // another key with the same hash: a plain miss
     }
-    return entry["result"];
+    const json &result = entry["result"];
+    if (!result.contains("verified") || !result["verified"].is_boolean() ||
+        !result.contains("trial") || result["trial"] != trial) {
+        return corrupt("the result lacks a boolean 'verified' or its trial number");
+    }
+    return result;
 }
 
 std::optional<json> TrialCache::load(const config::Config &cfg, int trial,
@@ -181,29 +205,18 @@ bool TrialCache::has_entry(const config::Config &cfg, int trial) const {
 }
 
 std::string TrialCache::store(const config::Config &cfg, int trial, const json &result) const {
-    static std::atomic<unsigned> serial{0};
     std::string path = entry_path(cfg, trial);
     std::error_code ec;
     std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
     if (ec) {
-        return "cannot create cache directory for '" + path + "': " + ec.message();
+        return "cannot create cache directory for '" + config::printable(path, 300) +
+               "': " + ec.message();
     }
-    // Unique per process and call, so concurrent studies sharing the cache never
-    // write the same temporary file.
-    std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(serial++);
-    {
-        std::ofstream out(tmp);
-        out << json{{"key", key_document(cfg, trial)}, {"result", result}}.dump() << "\n";
-        if (!out.flush()) {
-            std::remove(tmp.c_str());
-            return "cannot write cache entry '" + path + "'";
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        std::remove(tmp.c_str());
-        return "cannot rename '" + tmp + "' to '" + path + "'";
-    }
-    return "";
+    json key = key_document(cfg, trial);
+    std::string text =
+        json{{"key", key}, {"result", result}, {"digest", digest(key, result)}}.dump();
+    std::string problem = replace_file_atomically(path, text + "\n");
+    return problem.empty() ? "" : "cannot write " + config::printable(path, 300) + ": " + problem;
 }
 
 } // namespace starfish::sim

@@ -5,7 +5,11 @@
 // (the seed stream) and the simulator build, so those three, in canonical form,
 // are the entry's key: a re-run or an interrupted study runs only what is missing.
 // The key document is stored in the entry and checked on reading, so a hash
-// collision or a hand-edited file is a miss, never a wrong result.
+// collision is a miss, never a wrong result. A digest of key and result is stored
+// beside them and checked on reading too: an entry changed after it was written
+// (by hand, a bad copy, a failing disk) is corrupt, reported by name and run again.
+// Entries are read only when they are regular files of reasonable size (a FIFO or
+// a link to /dev/zero in their place is corrupt, never read).
 
 #include "hw/config/config.h"
 
@@ -47,8 +51,16 @@ public:
     std::string entry_name(const config::Config &cfg, int trial) const;
     std::string entry_path(const config::Config &cfg, int trial) const;
 
-    // The cached result, or nullopt. An entry that cannot be read or parsed is a
-    // miss and sets `warning` (it is overwritten when the trial has run).
+    // The entry's digest: FNV-1a 64 of the key's and the result's canonical JSON
+    // ("fnv1a64:<16 hex digits>").
+    static std::string digest(const nlohmann::json &key, const nlohmann::json &result);
+    // Whether a result counts as done: its data verified. A trial that failed its
+    // verification is stored (its record) but runs again.
+    static bool done(const nlohmann::json &result);
+
+    // The cached result, or nullopt. An entry that cannot be read, does not parse,
+    // does not match its digest or lacks the fields of a result is a miss and sets
+    // `warning` (it is overwritten when the trial has run).
     std::optional<nlohmann::json> load(const config::Config &cfg, int trial,
                                        std::string &warning) const;
     // The same, with `problem` saying what is wrong with an unreadable entry but not
@@ -58,9 +70,10 @@ public:
     // Whether an entry file exists for the trial; it is not read (a corrupt entry
     // counts), so this is for estimates such as the work a run still has to do.
     bool has_entry(const config::Config &cfg, int trial) const;
-    // Writes the entry to a temporary file and renames it into place, so an
-    // interrupted run never leaves a partial entry. Returns a warning, or "" on
-    // success; a cache that cannot be written never fails the study.
+    // Writes the entry (key, result, digest) to a temporary file, flushes it and
+    // renames it into place, so an interrupted run never leaves a partial entry.
+    // Returns a warning, or "" on success; a cache that cannot be written never
+    // fails the study.
     std::string store(const config::Config &cfg, int trial, const nlohmann::json &result) const;
 
     const std::string &dir() const { return dir_; }

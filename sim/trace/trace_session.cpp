@@ -55,18 +55,6 @@ bool valid_component(const std::string &name, const platform::MachineShape &shap
            (iop && (sub == "scsi" || (numbered(sub, "disk", t) && t < shape.disks_per_iop)));
 }
 
-void check_writable(const std::string &path, const char *what) {
-    if (path.empty()) {
-        return;
-    }
-    std::FILE *f = std::fopen(path.c_str(), "w");
-    if (f == nullptr) {
-        throw std::invalid_argument(std::string("cannot write the ") + what + " file " + path +
-                                    ": " + std::strerror(errno));
-    }
-    std::fclose(f);
-}
-
 } // namespace
 
 bool parse_time_ps(const std::string &text, uint64_t &ps) {
@@ -118,10 +106,6 @@ void check_request(const TraceRequest &req, const platform::MachineShape &shape)
     if (!req.log_components.empty() && req.log_path.empty()) {
         throw std::invalid_argument("--log-components needs --log");
     }
-    check_writable(req.vcd_path, "VCD");
-    check_writable(req.log_path, "log");
-    check_writable(req.timeline_path, "timeline");
-    check_writable(req.rtl_fst_path, "router FST");
 }
 
 void set_request(const TraceRequest &req) {
@@ -133,7 +117,9 @@ const TraceRequest &request() {
 }
 
 std::string rtl_fst_for_trial(int trial) {
-    return trial == 0 ? g_request.rtl_fst_path : std::string();
+    return trial == 0 && !g_request.rtl_fst_path.empty()
+               ? g_request.write_path(g_request.rtl_fst_path)
+               : std::string();
 }
 
 std::unique_ptr<TraceSession> TraceSession::attach_requested(platform::Machine &m, int trial) {
@@ -147,13 +133,13 @@ TraceSession::TraceSession(platform::Machine &m, const TraceRequest &req)
     : hub_(req.from_ps, req.to_ps) {
     ScopeFilter shown(req.components), logged(req.log_components);
     if (!req.vcd_path.empty()) {
-        hub_.add_sink(std::make_unique<VcdWriter>(req.vcd_path, shown));
+        hub_.add_sink(std::make_unique<VcdWriter>(req.write_path(req.vcd_path), shown));
     }
     if (!req.timeline_path.empty()) {
-        hub_.add_sink(std::make_unique<TimelineWriter>(req.timeline_path, shown));
+        hub_.add_sink(std::make_unique<TimelineWriter>(req.write_path(req.timeline_path), shown));
     }
     if (!req.log_path.empty()) {
-        hub_.add_sink(std::make_unique<TransactionLog>(req.log_path, logged));
+        hub_.add_sink(std::make_unique<TransactionLog>(req.write_path(req.log_path), logged));
     }
     // A component is observed when any sink wants it.
     bool signals = !req.vcd_path.empty() || !req.timeline_path.empty();
@@ -166,7 +152,7 @@ TraceSession::TraceSession(platform::Machine &m, const TraceRequest &req)
         std::string node = n.basename();
         if (!req.ni_dma_fst_path.empty()) {
             const std::string file = ni_dma_fst_file(req.ni_dma_fst_path, node);
-            if (!n.ni().open_rtl_waves(file)) {
+            if (!n.ni().open_rtl_waves(req.write_path(file))) {
                 throw std::invalid_argument("--ni-dma-fst: cannot write " + file +
                                             " (it needs ni.model = rtl)");
             }

@@ -12,6 +12,7 @@
 #include "tlm_models/common/trace_hub.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -30,6 +31,14 @@ struct TraceRequest {
     // --rtl-fst: FST of every router of the RTL network (net.model = rtl). The
     // machine opens it when it builds its network (rtl_fst_for_trial).
     std::string rtl_fst_path;
+    // Where trial 0's process writes each file: a temporary file beside it until
+    // the trial has ended (sim/trace/trace_outputs.h); a file not listed is
+    // written at its own path.
+    std::map<std::string, std::string> write_paths;
+    const std::string &write_path(const std::string &file) const {
+        auto it = write_paths.find(file);
+        return it == write_paths.end() ? file : it->second;
+    }
     bool any() const {
         return !vcd_path.empty() || !log_path.empty() || !timeline_path.empty() ||
                !ni_dma_fst_path.empty() || !rtl_fst_path.empty();
@@ -40,8 +49,8 @@ struct TraceRequest {
 bool parse_time_ps(const std::string &text, uint64_t &ps);
 
 // Throws std::invalid_argument naming the problem: a window that ends before it
-// begins, a component the machine does not have, a file that cannot be written
-// (each file is created empty to find out).
+// begins, a component the machine does not have, an option that needs another.
+// The files are checked by TraceOutputs (sim/trace/trace_outputs.h).
 void check_request(const TraceRequest &req, const platform::MachineShape &shape);
 
 // The request of this process (set by the CLI before trials are forked); the

@@ -8,6 +8,7 @@
 #include "hw/platform/fw_params.h"
 #include "sim/report/statistics.h"
 #include "sim/trace/trace_session.h"
+#include "sim/workload/host_memory.h"
 #include "sim/workload/workload.h"
 #include "tlm_models/net/torus_topology.h"
 
@@ -449,9 +450,17 @@ json commtest_trial_result(platform::Machine &m, const config::Config &cfg,
 }
 
 const WorkloadKind &commtest_workload() {
-    static const WorkloadKind kind{run_commtest_trial, summarize_commtest,
-                                   describe_commtest,  commtest_trial_line,
-                                   print_commtest,     [](const config::Config &) { return 1.0; }};
+    static const WorkloadKind kind{run_commtest_trial,
+                                   summarize_commtest,
+                                   describe_commtest,
+                                   commtest_trial_line,
+                                   print_commtest,
+                                   [](const config::Config &) { return 1.0; },
+                                   {"sim_s", "events"},
+                                   [](const config::Config &cfg) {
+                                       // a few small message buffers per node
+                                       return HostMemory{trial_process_bytes(cfg), ""};
+                                   }};
     return kind;
 }
 

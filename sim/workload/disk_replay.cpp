@@ -309,7 +309,7 @@ DiskReplayResult run_disk_replay(const config::Config &cfg,
 }
 
 TraceReplay replay_trace_file(const config::Config &cfg, const std::string &trace_path,
-                              const std::string &out_path, uint32_t disks, uint32_t buses) {
+                              const OutputTarget &out, uint32_t disks, uint32_t buses) {
     storage::DiskParams dp = storage::DiskParams::from(cfg);
     uint64_t capacity = static_cast<uint64_t>(dp.cylinders) * dp.heads * dp.sectors_per_track;
     TraceReplay run;
@@ -329,7 +329,7 @@ TraceReplay replay_trace_file(const config::Config &cfg, const std::string &trac
     options.disks = run.disks;
     options.buses = buses;
     run.result = run_disk_replay(cfg, run.trace.requests, options);
-    write_trace_with_responses(out_path, run.trace, run.result.response_ps);
+    write_trace_with_responses(out, run.trace, run.result.response_ps);
     return run;
 }
 

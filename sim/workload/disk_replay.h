@@ -44,9 +44,9 @@ struct TraceReplay {
 
 // What `starfish disk replay` does: reads and checks the trace (disks = 0: as
 // many drives as the trace names), replays it on `buses` buses, and writes the
-// trace with the model's response_ms to out_path. Bad input (trace, bus count,
-// output file) throws DiskInputError.
+// trace with the model's response_ms to `out` (checked before, safe_output.h).
+// Bad input (trace, bus count) throws DiskInputError.
 TraceReplay replay_trace_file(const config::Config &cfg, const std::string &trace_path,
-                              const std::string &out_path, uint32_t disks, uint32_t buses);
+                              const OutputTarget &out, uint32_t disks, uint32_t buses);
 
 } // namespace starfish::sim

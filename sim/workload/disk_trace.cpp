@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <sstream>
 
 namespace starfish::sim {
 
@@ -83,6 +83,12 @@ DiskTrace read_disk_trace(const std::string &path, uint32_t disks, uint64_t capa
         if (ms < 0) {
             input_error(path, line, "column 'time_ms': negative time " + fields[c_time]);
         }
+        if (ms > kMaxTraceTimeMs) {
+            input_error(path, line,
+                        "column 'time_ms': " + fields[c_time] +
+                            " is beyond the latest time a request may have (9e9 ms, about 104 "
+                            "days: simulated time is kept in 64-bit picoseconds)");
+        }
         r.time_ps = static_cast<uint64_t>(std::llround(ms * 1e9));
         r.disk = static_cast<uint32_t>(
             parse_count(path, line, "disk", fields[c_disk], HW_SCSI_MAX_TARGETS * 1024u));
@@ -116,12 +122,9 @@ DiskTrace read_disk_trace(const std::string &path, uint32_t disks, uint64_t capa
     return t;
 }
 
-void write_trace_with_responses(const std::string &path, const DiskTrace &trace,
+void write_trace_with_responses(const OutputTarget &out, const DiskTrace &trace,
                                 const std::vector<uint64_t> &response_ps) {
-    std::ofstream csv(path);
-    if (!csv) {
-        throw DiskInputError(path + ": cannot write: " + std::strerror(errno));
-    }
+    std::ostringstream csv;
     std::vector<std::string> header = trace.header;
     if (trace.response_column < 0) {
         header.push_back("response_ms");
@@ -137,6 +140,7 @@ void write_trace_with_responses(const std::string &path, const DiskTrace &trace,
         }
         write_csv_row(csv, row);
     }
+    write_output(out, csv.str());
 }
 
 std::vector<double> read_response_column(const std::string &path) {

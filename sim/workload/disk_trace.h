@@ -4,6 +4,8 @@
 // others are carried along) and, in measured traces and replay output,
 // response_ms.
 
+#include "sim/report/safe_output.h"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -34,15 +36,21 @@ struct DiskTrace {
     int response_column = -1;                   // index of an existing response_ms column
 };
 
+// The latest request time a trace may hold: simulated time is 64-bit picoseconds
+// (9.2e9 ms); a round bound below that.
+constexpr double kMaxTraceTimeMs = 9e9;
+
 // Reads and checks a trace. disks = 0 accepts any disk index; capacity = 0 skips
-// the LBA range check. Throws DiskInputError naming the file and line.
+// the LBA range check. Throws DiskInputError naming the file and line (a negative
+// time or one beyond kMaxTraceTimeMs too).
 DiskTrace read_disk_trace(const std::string &path, uint32_t disks, uint64_t capacity_sectors);
 
 // Writes the trace back with each request's response time (ms, 6 decimals) in
 // its response_ms column, which is added when the trace has none and replaced
 // when it has (the model's answer replaces the measured one). response_ps is in
-// request order. Throws DiskInputError when the file cannot be written.
-void write_trace_with_responses(const std::string &path, const DiskTrace &trace,
+// request order. The output was checked before the replay (safe_output.h);
+// throws std::runtime_error when it cannot be written.
+void write_trace_with_responses(const OutputTarget &out, const DiskTrace &trace,
                                 const std::vector<uint64_t> &response_ps);
 
 // Reads the response_ms column of a replay output (or of a measured trace).

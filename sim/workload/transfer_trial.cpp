@@ -13,6 +13,7 @@
 #include "hw/rng.h"
 #include "sim/report/statistics.h"
 #include "sim/trace/trace_session.h"
+#include "sim/workload/host_memory.h"
 #include "sim/workload/transfer_check.h"
 #include "sim/workload/trial_support.h"
 #include "sim/workload/workload.h"
@@ -411,6 +412,49 @@ double transfer_cost_estimate(const config::Config &cfg) {
     }
 }
 
+// What a transfer trial holds in host memory besides the process itself: every
+// CP's buffer (its part of the file; the whole file for each CP of `ra`, for the
+// one CP of `rn`/`wn`), the sectors the disks were written (writes), the
+// aggregators' collective buffers (2PIO) and the IOPs' block buffers. Node memory
+// is mapped lazily, so only what is touched counts.
+HostMemory transfer_host_memory(const config::Config &cfg) {
+    HostMemory h{trial_process_bytes(cfg), ""};
+    try {
+        fw_pattern_t pattern = pattern_of(cfg);
+        double file = static_cast<double>(pattern.file_bytes);
+        double block = static_cast<double>(cfg.get_int("fs.block_bytes"));
+        double iops = static_cast<double>(cfg.get_int("machine.iop_count"));
+        double disks = static_cast<double>(cfg.get_int("machine.disks_per_iop"));
+        double cps = static_cast<double>(pattern.cp_count);
+        h.bytes += pattern.is_all ? cps * file : file;
+        h.bytes += pattern.is_write ? file : 0.0;
+        const std::string &fs = cfg.get_string("fs.kind");
+        if (fs == "2pio") {
+            h.bytes += file;
+        }
+        double per_cp_disk = static_cast<double>(cfg.get_int("spfs.cache_buffers_per_cp_disk"));
+        double iop_buffers =
+            fs == "ddio"
+                ? 2.0 * disks
+                : (per_cp_disk > 0 ? per_cp_disk
+                                   : 2.0 * static_cast<double>(cfg.get_int("spfs.outstanding"))) *
+                      cps * disks;
+        h.bytes += iops * iop_buffers * block;
+        char mb[32];
+        std::snprintf(mb, sizeof mb, "%g", cfg.get_real("workload.file_mb"));
+        h.reason = std::string("workload.file_mb = ") + mb;
+        if (pattern.is_all) {
+            h.reason += " with workload.pattern = ra: each of the machine.cp_count = " +
+                        std::to_string(pattern.cp_count) + " CPs holds the whole file";
+        } else if (pattern.is_write) {
+            h.reason += ", written: in the CPs' buffers and on the disks";
+        }
+    } catch (const std::exception &) {
+        // the trial itself will report the problem
+    }
+    return h;
+}
+
 } // namespace
 
 const WorkloadKind &transfer_workload() {
@@ -432,7 +476,9 @@ const WorkloadKind &transfer_workload() {
         describe_transfer,
         transfer_trial_line,
         print_transfer,
-        transfer_cost_estimate};
+        transfer_cost_estimate,
+        {"mb_s", "elapsed_s", "bytes_moved", "sim_s", "events"},
+        transfer_host_memory};
     return kind;
 }
 

@@ -19,6 +19,13 @@
 
 namespace starfish::sim {
 
+// The host memory one trial needs: bytes, and what makes it that large (the keys,
+// for the message that refuses a run the machine cannot hold).
+struct HostMemory {
+    double bytes = 0;
+    std::string reason;
+};
+
 struct WorkloadKind {
     // Runs trial `trial` in the current process.
     std::function<nlohmann::json(const config::Config &cfg, int trial)> run_trial;
@@ -37,10 +44,19 @@ struct WorkloadKind {
     // Relative expected host time of one trial (simulation events it is expected to
     // take), for starting a study's longest trials first; any positive scale.
     std::function<double(const config::Config &cfg)> cost_estimate;
+    // Numeric fields every trial document has: what a study's "metric" may name.
+    std::vector<std::string> metrics;
+    // Host memory one trial process is expected to use (sim/workload/host_memory.h).
+    std::function<HostMemory(const config::Config &cfg)> host_memory;
 };
 
 // The kind named by workload.kind; throws std::runtime_error if it is not built in.
 const WorkloadKind &workload_kind(const std::string &name);
+
+// One trial of the configuration's workload kind, in this process. A trial that
+// ran out of node memory says which key sets it (machine.node_memory_kb) and which
+// keys size what the firmware allocates.
+nlohmann::json run_checked_trial(const config::Config &cfg, int trial);
 
 // Trials simulated at once: workload.jobs, or one per host core when 0.
 int trial_parallelism(const config::Config &cfg);

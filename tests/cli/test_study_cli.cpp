@@ -16,6 +16,7 @@
 
 using nlohmann::json;
 using starfish::testing::contains;
+using starfish::testing::count;
 using starfish::testing::ProcessResult;
 using starfish::testing::run_starfish;
 
@@ -69,14 +70,6 @@ std::vector<json> simulated(const json &doc) {
 
 size_t cached_trials(const json &doc) {
     return doc["host"].value("cached_trials", size_t{0});
-}
-
-size_t count(const std::string &text, const std::string &part) {
-    size_t n = 0;
-    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
-        ++n;
-    }
-    return n;
 }
 
 } // namespace

@@ -75,8 +75,8 @@ BOOST_AUTO_TEST_CASE(array_tasks_run_by_hand_give_the_local_tables) {
     }
     auto status = run_starfish({"study", "status", "--dir", w.dir()});
     BOOST_TEST(status.exit_status == 1);
-    BOOST_TEST(contains(status.out, "done 3, missing 1"), status.out);
-    BOOST_TEST(contains(status.out, "missing array tasks: 2"), status.out);
+    BOOST_TEST(contains(status.out, "done 3, failed 0, missing 1"), status.out);
+    BOOST_TEST(contains(status.out, "array tasks to run again: 2"), status.out);
     json manifest = json::parse(read_file(w.dir() + "/manifest.json"));
     const json &gap = manifest["trials"][2];
     std::string kind =
@@ -132,7 +132,7 @@ BOOST_AUTO_TEST_CASE(submitting_needs_slurm_and_sbatch) {
     BOOST_TEST(contains(r.err, "sbatch not found on PATH"), r.err);
     // The batch script is written before submitting: readable, with %A_%a logs.
     std::string script = read_file(w.dir() + "/starfish-array.sh");
-    BOOST_TEST(contains(script, "#SBATCH --output=" + w.dir() + "/logs/%A_%a.out"), script);
+    BOOST_TEST(contains(script, "#SBATCH --output=\"" + w.dir() + "/logs/%A_%a.out\""), script);
     BOOST_TEST(contains(script, "study run-index --dir '" + w.dir() +
                                     "' --index \"$SLURM_ARRAY_TASK_ID\" --chunk 1"),
                script);

@@ -1,5 +1,6 @@
 // Configuration files and overrides: overlay order and error messages.
 #include "hw/config/config_error.h"
+#include "hw/config/input_file.h"
 #include "hw/config/json_text.h"
 #include "hw/config/loader.h"
 
@@ -182,6 +183,38 @@ BOOST_AUTO_TEST_CASE(config_names_resolve_in_the_config_directory) {
     std::string base = f.path.substr(f.path.rfind('/') + 1);
     BOOST_TEST(resolve_config_path(base, dir) == dir + "/" + base);
     BOOST_CHECK_THROW(resolve_config_path("no-such-config", dir), ConfigError);
+    // Something that is there but is no regular file is named as what it is.
+    BOOST_TEST(contains(error_of([&] { resolve_config_path(dir, "/nowhere"); }), "is a directory"));
+    BOOST_TEST(contains(error_of([&] { resolve_config_path("/dev/null", "/nowhere"); }),
+                        "is a character device"));
+}
+
+BOOST_AUTO_TEST_CASE(a_key_given_twice_is_an_error_with_its_place) {
+    Registry reg = sample_registry();
+    Config cfg(reg);
+    std::string e = error_of(
+        [&] { apply_json_text(cfg, "{\"machine\": {\"cp_count\": 8,\n  \"cp_count\": 4}}", "f"); });
+    BOOST_TEST(contains(e, "f:2:3: key 'cp_count' appears twice"), e);
+    // A string value that looks like the key is not a key.
+    BOOST_TEST(error_of([&] {
+                   apply_json_text(cfg, R"({"machine.cp_count": 2, "disk.rpm": 5000})", "g");
+               }).empty());
+    e = error_of(
+        [&] { apply_json_text(cfg, R"({"disk": {"rpm": 5000}, "disk.rpm": 5400})", "h"); });
+    BOOST_TEST(contains(e, "h: key 'disk.rpm' is given twice (nested and dotted)"), e);
+}
+
+BOOST_AUTO_TEST_CASE(input_files_must_be_regular_files) {
+    TempFile f("{\"machine.cp_count\": 2}");
+    InputFile in = read_regular_file(f.path, 1 << 20);
+    BOOST_TEST(in.ok);
+    BOOST_TEST(in.text == "{\"machine.cp_count\": 2}");
+    BOOST_TEST(read_regular_file(f.path, 4).problem == "is 23 bytes, more than the 4 allowed");
+    BOOST_TEST(read_regular_file("/dev/zero", 1 << 20).problem ==
+               "is a character device, not a regular file");
+    BOOST_TEST(read_regular_file("/tmp", 1 << 20).problem == "is a directory, not a regular file");
+    BOOST_TEST(read_regular_file("/no/such/file", 1 << 20).problem == "does not exist");
+    BOOST_TEST(regular_file_problem(f.path).empty());
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -78,6 +78,12 @@ BOOST_AUTO_TEST_CASE(out_of_range_values_name_key_and_range) {
     BOOST_TEST(contains(e, "--set disk.rpm"));
     e = error_of([&] { cfg.set("fs.kind", json("zfs"), "t"); });
     BOOST_TEST(contains(e, "one of ddio|spfs"));
+    // Ranges are printed with every digit they have.
+    Registry wide;
+    wide.add_real("workload.file_mb", 10, "MB", {0.0001, 1048576}, "file size", "given");
+    wide.add_real("x.fraction", 0.25, "", {0.125, 1.0 / 3.0}, "a fraction", "given");
+    BOOST_TEST(wide.at("workload.file_mb").allowed_text() == "[0.0001, 1048576]");
+    BOOST_TEST(wide.at("x.fraction").allowed_text() == "[0.125, 0.3333333333333333]");
     // The bounds themselves are allowed.
     cfg.set("disk.rpm", json(100), "t");
     cfg.set("disk.rpm", json(20000), "t");
@@ -106,6 +112,15 @@ BOOST_AUTO_TEST_CASE(text_values_parse_by_type) {
     BOOST_CHECK_THROW(cfg.set_from_text("disk.cylinders", "", "t"), ConfigError);
     cfg.set_from_text("disk.rpm", "5400.5", "t");
     BOOST_TEST(cfg.get_real("disk.rpm") == 5400.5);
+    // Plain decimal only: strtod would also take blanks before and hexadecimal.
+    for (const char *bad : {"0x10", " 5", "5 ", "\t5", "0x1p3", "1e", ".", "+"}) {
+        BOOST_CHECK_THROW(cfg.set_from_text("disk.cylinders", bad, "t"), ConfigError);
+        BOOST_CHECK_THROW(cfg.set_from_text("disk.rpm", bad, "t"), ConfigError);
+    }
+    for (const char *good : {"+5000", "5000.", "5e3", "5E+3", "0.5e4"}) {
+        cfg.set_from_text("disk.rpm", good, "t");
+        BOOST_TEST(cfg.get_real("disk.rpm") == 5000.0);
+    }
     for (const char *t : {"false", "0", "no", "off"}) {
         cfg.set_from_text("fs.presort", "true", "t");
         cfg.set_from_text("fs.presort", t, "t");

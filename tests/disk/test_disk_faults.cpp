@@ -169,7 +169,11 @@ BOOST_AUTO_TEST_CASE(faults_are_configuration_checked) {
     BOOST_TEST(error({{"fault.bad_sectors", "0:1,x:2"}}).find("\"x:2\"") != std::string::npos);
     BOOST_TEST(error({{"fault.bad_sectors", "99:1"}}).find("disk 99") != std::string::npos);
     BOOST_TEST(error({{"fault.silent_disk", "16"}}).find("fault.silent_disk") != std::string::npos);
-    BOOST_TEST(error({{"fault.bad_sectors", "15:4294967295"}}).empty());
+    // The last sector of a disk (1962 x 19 x 72 sectors) is on it, the next is not.
+    BOOST_TEST(error({{"fault.bad_sectors", "15:2684015"}}).empty());
+    BOOST_TEST(
+        error({{"fault.bad_sectors", "15:4294967295"}}).find("sector 4294967295 of disk 15") !=
+        std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

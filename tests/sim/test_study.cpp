@@ -69,6 +69,7 @@ TrialFunction logged_trial(const std::string &log) {
             << cfg.get_int("workload.record_bytes") << " " << t << "\n";
         return json{{"mb_s", double(cfg.get_int("workload.record_bytes") + t) / 3.0},
                     {"trial", t},
+                    {"verified", true},
                     {"host_cpu_s", 0.5}};
     };
 }
@@ -405,7 +406,8 @@ BOOST_AUTO_TEST_CASE(an_interrupted_study_runs_only_what_is_missing) {
     TrialCache cache(dir.path + "/cache", "test-build");
     // As if the study had been stopped after two trials of the first cell.
     for (int t = 0; t < 2; ++t) {
-        BOOST_TEST(cache.store(cells[0].cfg, t, json{{"mb_s", 8.0 + t}, {"trial", t}}) == "");
+        BOOST_TEST(cache.store(cells[0].cfg, t,
+                               json{{"mb_s", 8.0 + t}, {"trial", t}, {"verified", true}}) == "");
     }
     StudyRunOptions options;
     options.jobs = 2;
@@ -477,6 +479,61 @@ BOOST_AUTO_TEST_CASE(the_cache_key_is_the_effective_configuration_trial_and_buil
     BOOST_TEST(!key["config"].contains("workload.trials"));
     // The real build's identity names the version and the executable's hash.
     BOOST_TEST(simulator_identity().find("+exe.") != std::string::npos, simulator_identity());
+}
+
+BOOST_AUTO_TEST_CASE(a_failing_trial_is_recorded_and_the_others_run) {
+    auto reg = test_registry();
+    config::Config base(reg);
+    StudySpec spec = parse_study(json::parse(R"({"vary": [{"workload.record_bytes": [8, 16]}]})"),
+                                 "s.json", ".");
+    auto cells = expand_study(spec, base);
+    TempDir dir("failing");
+    std::string log = dir.path + "/runs";
+    TrialCache cache(dir.path + "/cache", "test-build");
+    StudyRunOptions options;
+    options.jobs = 2;
+    options.cache = &cache;
+    TrialFunction logged = logged_trial(log);
+    // Every trial of the 16-byte cell fails in its process; trial 1 of the other
+    // does not verify.
+    TrialFunction trial = [&](const config::Config &cfg, int t) {
+        if (cfg.get_int("workload.record_bytes") == 16) {
+            throw std::runtime_error("node 7: DDIO: lost");
+        }
+        json r = logged(cfg, t);
+        r["verified"] = t != 1;
+        return r;
+    };
+    auto results = run_study(spec, cells, trial, options);
+    BOOST_TEST(line_count(log) == 3u); // the other cell ran whole
+    BOOST_TEST(results[0].summary["trials"].get<int>() == 3);
+    BOOST_TEST(!results[0].summary.contains("failed_trials"));
+    BOOST_TEST(results[1].summary["trials"].get<int>() == 0);
+    BOOST_TEST(results[1].summary["failed_trials"].get<int>() == 3);
+    BOOST_TEST(trial_failed(results[1].trials[2]));
+    BOOST_TEST(results[1].trials[2]["failed"].get<std::string>() == "node 7: DDIO: lost");
+    BOOST_TEST(results[1].trials[2]["trial"].get<int>() == 2);
+    // Only what ran to its end is cached, and a result whose data did not verify is
+    // not done: a rerun runs it (and every failed one) again.
+    auto again = run_study(spec, cells, trial, options);
+    BOOST_TEST(line_count(log) == 4u);
+    BOOST_TEST(cached_count(again) == 2u);
+}
+
+BOOST_AUTO_TEST_CASE(a_grid_too_large_is_refused_before_it_is_expanded) {
+    auto reg = test_registry();
+    config::Config base(reg);
+    StudySpec spec = parse_study(
+        json::parse(R"({"vary": [{"workload.seed": [1]}, {"workload.record_bytes": [8]}]})"),
+        "s.json", ".");
+    spec.name = "wide";
+    spec.axes[0].second.assign(101, json(1));
+    spec.axes[1].second.assign(100, json(8)); // 101 x 100 cells
+    BOOST_TEST(grid_size(spec) == 10100.0);
+    std::string err = error_of([&] { expand_study(spec, base); });
+    BOOST_TEST(err.find("its grid has 10100 cells (101 x 100 values") != std::string::npos, err);
+    spec.axes[1].second.resize(99); // 9999 cells: allowed
+    BOOST_CHECK_NO_THROW(check_grid_size(spec));
 }
 
 BOOST_AUTO_TEST_CASE(a_changed_parameter_misses_the_cache) {

@@ -6,6 +6,7 @@
 #include "hw/config/config_error.h"
 #include "hw/config/loader.h"
 #include "sim/parameters.h"
+#include "sim/study/slurm.h"
 #include "sim/study/study_directory.h"
 #include "sim/study/study_workload.h"
 
@@ -263,10 +264,45 @@ BOOST_AUTO_TEST_CASE(a_manifest_of_another_build_or_edited_by_hand_is_refused) {
     edited["studies"][0]["cells"][0]["config"]["workload.file_mb"] = 0.5;
     std::ofstream(dir + "/manifest.json", std::ios::trunc) << edited.dump();
     err = error_of([&] { read_manifest(dir); });
-    BOOST_TEST(err.find("does not match its configuration") != std::string::npos, err);
+    BOOST_TEST(err.find("its digest does not match its content") != std::string::npos, err);
 
     err = error_of([&] { read_manifest(d.path + "/nowhere"); });
     BOOST_TEST(err.find("not a study directory") != std::string::npos, err);
+}
+
+BOOST_AUTO_TEST_CASE(the_batch_script_quotes_paths_and_refuses_what_would_be_a_command) {
+    TempDir d;
+    StudyManifest m = plan(write_study(d.path), small_base());
+    // A directory with a space and Slurm's own '%': one quoted value, '%' doubled.
+    const std::string dir = "/shared/my study/100%";
+    SlurmOptions opts;
+    opts.partition = "debug";
+    opts.time_limit = "1-02:00:00";
+    std::string script = batch_script(m, dir, "/opt/star fish/starfish", opts);
+    BOOST_TEST(script.find("#SBATCH --output=\"/shared/my study/100%%/logs/%A_%a.out\"\n") !=
+                   std::string::npos,
+               script);
+    BOOST_TEST(script.find("exec '/opt/star fish/starfish' study run-index --dir "
+                           "'/shared/my study/100%'") != std::string::npos,
+               script);
+    BOOST_TEST(script.find("#SBATCH --partition=debug\n") != std::string::npos, script);
+    // A newline in an option would end the #SBATCH line and start a command.
+    for (auto bad : {std::make_pair(&SlurmOptions::partition, "debug\nrm -rf ~"),
+                     std::make_pair(&SlurmOptions::time_limit, "1:00 --wrap=x"),
+                     std::make_pair(&SlurmOptions::partition, "a\"b")}) {
+        SlurmOptions o;
+        o.*bad.first = bad.second;
+        std::string err = error_of([&] { check_slurm_options(o); });
+        BOOST_TEST(err.find("only letters, digits") != std::string::npos, err);
+        BOOST_TEST(err.find('\n') == std::string::npos, err);
+    }
+    SlurmOptions arg;
+    arg.sbatch_args = {"--mem=4G\necho owned"};
+    BOOST_TEST(error_of([&] { check_slurm_options(arg); }).find("control characters") !=
+               std::string::npos);
+    BOOST_TEST(error_of([&] {
+                   batch_script(m, "/shared/a\"b", "/bin/starfish", {});
+               }).find("double quote") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

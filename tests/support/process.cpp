@@ -11,6 +11,16 @@
 
 namespace starfish::testing {
 
+void exec_argv(const std::vector<std::string> &argv) {
+    std::vector<char *> args;
+    for (const auto &a : argv) {
+        args.push_back(const_cast<char *>(a.c_str()));
+    }
+    args.push_back(nullptr);
+    ::execv(args[0], args.data());
+    ::_exit(127);
+}
+
 ProcessResult run_process(const std::vector<std::string> &argv, int timeout_s) {
     int out_pipe[2], err_pipe[2];
     if (::pipe(out_pipe) != 0 || ::pipe(err_pipe) != 0) {
@@ -28,13 +38,7 @@ ProcessResult run_process(const std::vector<std::string> &argv, int timeout_s) {
         ::dup2(err_pipe[1], 2);
         ::close(out_pipe[0]);
         ::close(err_pipe[0]);
-        std::vector<char *> args;
-        for (const auto &a : argv) {
-            args.push_back(const_cast<char *>(a.c_str()));
-        }
-        args.push_back(nullptr);
-        ::execv(args[0], args.data());
-        ::_exit(127);
+        exec_argv(argv);
     }
     ::close(out_pipe[1]);
     ::close(err_pipe[1]);

@@ -1,5 +1,8 @@
 #include "tests/support/starfish_cli.h"
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -28,11 +31,44 @@ bool contains(const std::string &text, const std::string &part) {
     return text.find(part) != std::string::npos;
 }
 
+size_t count(const std::string &text, const std::string &part) {
+    size_t n = 0;
+    for (size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+        ++n;
+    }
+    return n;
+}
+
 std::string read_file(const std::string &path) {
     std::ifstream in(path);
     std::stringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+void write_file(const std::string &path, const std::string &text) {
+    std::ofstream(path, std::ios::trunc) << text;
+}
+
+TempDir::TempDir(const std::string &prefix) {
+    std::string name = "/tmp/" + prefix + "_XXXXXX";
+    std::vector<char> buf(name.begin(), name.end());
+    buf.push_back('\0');
+    BOOST_REQUIRE(::mkdtemp(buf.data()) != nullptr);
+    path = buf.data();
+}
+
+TempDir::~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+}
+
+std::vector<std::string> tiny_run(const std::vector<std::string> &extra) {
+    std::vector<std::string> args{
+        "run",   "--config",         "small", "--set", "workload.file_mb=0.0625",
+        "--set", "workload.trials=1"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
 }
 
 } // namespace starfish::testing
