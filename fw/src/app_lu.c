@@ -254,16 +254,22 @@ void fw_lu_cp_main(hal_t *h) {
     uint64_t t_end = hal_now_cycles(h);
     c->sync_cycles = t_end - t_sync;
 
-    hal_export(h, "lu.span_cycles", t_end - t_start); /* this CP's own clock */
-    hal_export(h, "lu.compute_cycles", c->compute_cycles);
-    hal_export(h, "lu.read_cycles", c->read_cycles);
-    hal_export(h, "lu.write_cycles", c->write_cycles);
-    hal_export(h, "lu.io_barrier_cycles", c->io_barrier_cycles);
-    hal_export(h, "lu.broadcast_send_cycles", c->broadcast_send_cycles);
-    hal_export(h, "lu.broadcast_barrier_cycles", c->broadcast_barrier_cycles);
-    hal_export(h, "lu.sync_cycles", c->sync_cycles);
-    hal_export(h, "lu.flops", c->flops);
-    hal_export(h, "lu.status", (uint64_t)(int64_t)c->status);
+    const struct {
+        const char *key;
+        uint64_t value;
+    } exports[] = {{"lu.span_cycles", t_end - t_start}, /* this CP's own clock */
+                   {"lu.compute_cycles", c->compute_cycles},
+                   {"lu.read_cycles", c->read_cycles},
+                   {"lu.write_cycles", c->write_cycles},
+                   {"lu.io_barrier_cycles", c->io_barrier_cycles},
+                   {"lu.broadcast_send_cycles", c->broadcast_send_cycles},
+                   {"lu.broadcast_barrier_cycles", c->broadcast_barrier_cycles},
+                   {"lu.sync_cycles", c->sync_cycles},
+                   {"lu.flops", c->flops},
+                   {"lu.status", (uint64_t)(int64_t)c->status}};
+    for (size_t k = 0; k < sizeof exports / sizeof exports[0]; ++k) {
+        hal_export(h, exports[k].key, exports[k].value);
+    }
     if (c->spfs) {
         hal_export(h, "spfs.calls", fw_spfs_client_stats(c->spfs)->calls);
     }
