@@ -36,8 +36,14 @@ typedef struct lu_cp {
     uint32_t flop_cycles;
     uint32_t element_cycles;
     int status;
-    /* measurements */
-    uint64_t compute_cycles, io_cycles, comm_cycles, flops;
+    /* Where the CP's time goes (docs/lu.md, "Time breakdown"), in cycles: the charged
+     * arithmetic; LU_read and LU_write in all (DDIO: of which io_barrier at the
+     * barrier before the collective, the rest waiting for the collective); the owner's
+     * copying and Memputting of multipliers and every CP's broadcast barrier; the
+     * final sync with its barriers. */
+    uint64_t compute_cycles, read_cycles, write_cycles, io_barrier_cycles;
+    uint64_t broadcast_send_cycles, broadcast_barrier_cycles, sync_cycles;
+    uint64_t flops;
 } lu_cp_t;
 
 static bool fs_is_ddio(hal_t *h) {
@@ -71,6 +77,7 @@ static void slab_io(lu_cp_t *c, uint32_t start, bool write) {
         /* Collective: everybody meets, CP 0 asks the IOPs for the combined slab, and
          * everybody meets again once it is in memory (or on disk). */
         fw_msg_barrier_wait(c->m, c->barrier);
+        c->io_barrier_cycles += hal_now_cycles(c->h) - t0;
         if (c->cp == 0) {
             fw_ddio_range_req_t q;
             memset(&q, 0, sizeof q);
@@ -93,7 +100,7 @@ static void slab_io(lu_cp_t *c, uint32_t start, bool write) {
                                                 write));
         }
     }
-    c->io_cycles += hal_now_cycles(c->h) - t0;
+    *(write ? &c->write_cycles : &c->read_cycles) += hal_now_cycles(c->h) - t0;
 }
 
 /* The multipliers of pivot i reach every CP in mult[i % 2]: its owner computes them
@@ -114,7 +121,7 @@ static const float *broadcast_multipliers(lu_cp_t *c, uint32_t slab_start, uint3
         uint64_t work = (uint64_t)count * (c->flop_cycles + 2u * c->element_cycles);
         hal_cycles(h, (uint32_t)work);
         c->compute_cycles += work;
-        uint64_t t0 = hal_now_cycles(h);
+        uint64_t t_send = hal_now_cycles(h);
         memcpy(mult + i + 1, col + i + 1, sizeof(float) * count);
         hal_cycles(h, count * c->element_cycles);
         fw_group_t *g = &c->broadcast;
@@ -128,13 +135,11 @@ static const float *broadcast_multipliers(lu_cp_t *c, uint32_t slab_start, uint3
             }
         }
         note_status(c, fw_group_wait(c->m, g));
-        fw_msg_barrier_wait(c->m, c->barrier);
-        c->comm_cycles += hal_now_cycles(h) - t0;
-    } else {
-        uint64_t t0 = hal_now_cycles(h);
-        fw_msg_barrier_wait(c->m, c->barrier);
-        c->comm_cycles += hal_now_cycles(h) - t0;
+        c->broadcast_send_cycles += hal_now_cycles(h) - t_send;
     }
+    uint64_t t_barrier = hal_now_cycles(h);
+    fw_msg_barrier_wait(c->m, c->barrier);
+    c->broadcast_barrier_cycles += hal_now_cycles(h) - t_barrier;
     return mult;
 }
 
@@ -240,18 +245,31 @@ void fw_lu_cp_main(hal_t *h) {
     lu_program(c);
     /* sync(): every CP has all its replies; the IOPs finish their write-behind, the
      * drives theirs (fs.flush_drives). */
+    uint64_t t_sync = hal_now_cycles(h);
     fw_msg_barrier_wait(c->m, c->barrier);
     if (c->cp == 0) {
         note_status(c, c->ddio ? fw_ddio_sync_all(c->m) : fw_spfs_sync_all(c->m));
     }
     fw_msg_barrier_wait(c->m, c->barrier);
     uint64_t t_end = hal_now_cycles(h);
+    c->sync_cycles = t_end - t_sync;
 
-    hal_export(h, "lu.compute_cycles", c->compute_cycles);
-    hal_export(h, "lu.io_cycles", c->io_cycles);
-    hal_export(h, "lu.comm_cycles", c->comm_cycles);
-    hal_export(h, "lu.flops", c->flops);
-    hal_export(h, "lu.status", (uint64_t)(int64_t)c->status);
+    const struct {
+        const char *key;
+        uint64_t value;
+    } exports[] = {{"lu.span_cycles", t_end - t_start}, /* this CP's own clock */
+                   {"lu.compute_cycles", c->compute_cycles},
+                   {"lu.read_cycles", c->read_cycles},
+                   {"lu.write_cycles", c->write_cycles},
+                   {"lu.io_barrier_cycles", c->io_barrier_cycles},
+                   {"lu.broadcast_send_cycles", c->broadcast_send_cycles},
+                   {"lu.broadcast_barrier_cycles", c->broadcast_barrier_cycles},
+                   {"lu.sync_cycles", c->sync_cycles},
+                   {"lu.flops", c->flops},
+                   {"lu.status", (uint64_t)(int64_t)c->status}};
+    for (size_t k = 0; k < sizeof exports / sizeof exports[0]; ++k) {
+        hal_export(h, exports[k].key, exports[k].value);
+    }
     if (c->spfs) {
         hal_export(h, "spfs.calls", fw_spfs_client_stats(c->spfs)->calls);
     }

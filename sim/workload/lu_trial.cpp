@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -92,7 +93,10 @@ json fs_statistics(platform::Machine &m, const config::Config &cfg) {
     json fs;
     if (cfg.get_string("fs.kind") == "spfs") {
         uint64_t hits = 0, misses = 0, installs = 0, prefetches = 0, wasted = 0;
+        uint64_t pushes = 0, depth_sum = 0;
         for (int k = 0; k < iops; ++k) {
+            pushes += export_of(m.iop(k), "spfs.diskq_pushes");
+            depth_sum += export_of(m.iop(k), "spfs.diskq_depth_sum");
             hits += export_of(m.iop(k), "spfs.cache_hits");
             misses += export_of(m.iop(k), "spfs.cache_misses");
             installs += export_of(m.iop(k), "spfs.installation_reads");
@@ -107,7 +111,9 @@ json fs_statistics(platform::Machine &m, const config::Config &cfg) {
             {"installation_reads", installs},
             {"installation_read_bytes", installs * block},
             {"prefetches", prefetches},
-            {"prefetches_wasted", wasted}};
+            {"prefetches_wasted", wasted},
+            // What a disk queue sorts over: requests already waiting when one joins.
+            {"mean_queue_depth", pushes ? static_cast<double>(depth_sum) / pushes : 0.0}};
     } else {
         uint64_t requests = 0, blocks = 0, partial = 0, prefetches = 0;
         for (int k = 0; k < iops; ++k) {
@@ -116,14 +122,66 @@ json fs_statistics(platform::Machine &m, const config::Config &cfg) {
             partial += export_or_zero(m.iop(k), "ddio.partial_reads");
             prefetches += export_or_zero(m.iop(k), "ddio.prefetches");
         }
+        // What one collective request sorts over: its blocks on one disk.
+        double disk_lists = static_cast<double>(requests) * m.disk_count();
         fs = json{{"kind", "ddio"},
                   {"requests", requests},
                   {"blocks", blocks},
+                  {"blocks_per_disk_request", disk_lists > 0 ? blocks / disk_lists : 0.0},
                   {"installation_reads", partial},
                   {"installation_read_bytes", partial * block},
                   {"prefetches", prefetches}};
     }
     return fs;
+}
+
+// Where each CP's time went (docs/lu.md, "Time breakdown"): per category the mean,
+// minimum and maximum over the CPs, and every CP's figures. read_s and write_s are
+// LU_read and LU_write in all; io_barrier_s the part of them spent at the barrier
+// before a DDIO collective (waiting for the other CPs), io_s the rest (SPFS: in its
+// calls; DDIO: waiting for the collective). other_s is what no category holds (loop
+// bookkeeping, which charges nothing: about zero) of the CP's own span from the first
+// barrier to the last, which differs from CP 0's elapsed time by the few microseconds
+// the barriers release the CPs apart.
+json cp_time_breakdown(platform::Machine &m, double cpu_hz) {
+    static const std::pair<const char *, const char *> kMeasured[] = {
+        {"compute_s", "lu.compute_cycles"},
+        {"read_s", "lu.read_cycles"},
+        {"write_s", "lu.write_cycles"},
+        {"io_barrier_s", "lu.io_barrier_cycles"},
+        {"broadcast_send_s", "lu.broadcast_send_cycles"},
+        {"broadcast_barrier_s", "lu.broadcast_barrier_cycles"},
+        {"sync_s", "lu.sync_cycles"}};
+    json per_cp = json::array();
+    std::map<std::string, std::vector<double>> by_category;
+    for (int c = 0; c < m.shape().cp_count; ++c) {
+        json one;
+        for (const auto &[name, key] : kMeasured) {
+            one[name] = static_cast<double>(export_of(m.cp(c), key)) / cpu_hz;
+        }
+        double io = one["read_s"].get<double>() + one["write_s"].get<double>();
+        one["io_s"] = io - one["io_barrier_s"].get<double>();
+        double span = static_cast<double>(export_of(m.cp(c), "lu.span_cycles")) / cpu_hz;
+        one["other_s"] =
+            span - (one["compute_s"].get<double>() + io + one["broadcast_send_s"].get<double>() +
+                    one["broadcast_barrier_s"].get<double>() + one["sync_s"].get<double>());
+        for (auto it = one.begin(); it != one.end(); ++it) {
+            by_category[it.key()].push_back(it->get<double>());
+        }
+        per_cp.push_back(one);
+    }
+    json out;
+    for (const auto &[name, values] : by_category) {
+        double sum = 0;
+        for (double v : values) {
+            sum += v;
+        }
+        out[name] = {{"mean", sum / static_cast<double>(values.size())},
+                     {"min", *std::min_element(values.begin(), values.end())},
+                     {"max", *std::max_element(values.begin(), values.end())}};
+    }
+    out["per_cp"] = per_cp;
+    return out;
 }
 
 } // namespace
@@ -244,6 +302,7 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
                                          export_of(cp0, "lu.t_start_cycles")) /
                      cpu_hz;
     uint64_t bytes_read = 0, bytes_written = 0, reads = 0, writes = 0, busy_ps = 0;
+    uint64_t media_sectors_read = 0, positioning_ps = 0;
     for (int d = 0; d < m.disk_count(); ++d) {
         const auto &s = m.disk(d).stats();
         bytes_read += s.bytes_read;
@@ -251,16 +310,25 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
         reads += s.reads;
         writes += s.writes;
         busy_ps += s.busy_ps;
+        media_sectors_read += s.media_sectors_read;
+        positioning_ps += s.positioning_ps;
     }
-    double compute_sum = 0, compute_max = 0, io_sum = 0, comm_sum = 0;
+    // The paper's "average disk-access time" read as seek + rotational latency +
+    // transfer of what the host asked for: the drives' positioning plus the media
+    // time of the sectors moved, per access. Unlike mean_access_ms (mechanism busy
+    // time per access) it leaves out read-ahead nobody asked for, which an idle
+    // drive runs on for a whole segment while the CPs compute.
+    double sector_ms = 60000.0 / cfg.get_real("disk.rpm") /
+                       static_cast<double>(cfg.get_int("disk.sectors_per_track"));
+    double request_access_ms =
+        reads + writes == 0
+            ? 0.0
+            : (static_cast<double>(positioning_ps) * 1e-9 +
+               static_cast<double>(bytes_read + bytes_written) / HW_SECTOR_BYTES * sector_ms) /
+                  static_cast<double>(reads + writes);
     uint64_t flops = 0;
     int cps = m.shape().cp_count;
     for (int c = 0; c < cps; ++c) {
-        double compute = static_cast<double>(export_of(m.cp(c), "lu.compute_cycles")) / cpu_hz;
-        compute_sum += compute;
-        compute_max = std::max(compute_max, compute);
-        io_sum += static_cast<double>(export_of(m.cp(c), "lu.io_cycles")) / cpu_hz;
-        comm_sum += static_cast<double>(export_of(m.cp(c), "lu.comm_cycles")) / cpu_hz;
         flops += export_of(m.cp(c), "lu.flops");
     }
     uint64_t accesses = reads + writes;
@@ -273,14 +341,19 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
         {"disk_io",
          {{"bytes_read", bytes_read},
           {"bytes_written", bytes_written},
+          // Read from the media, the drives' read-ahead included.
+          {"media_bytes_read", media_sectors_read * HW_SECTOR_BYTES},
           {"accesses", accesses},
           {"mean_access_ms",
-           accesses ? static_cast<double>(busy_ps) * 1e-9 / static_cast<double>(accesses) : 0.0}}},
+           accesses ? static_cast<double>(busy_ps) * 1e-9 / static_cast<double>(accesses) : 0.0},
+          {"mean_positioning_ms",
+           accesses ? static_cast<double>(positioning_ps) * 1e-9 / static_cast<double>(accesses)
+                    : 0.0},
+          {"mean_request_access_ms", request_access_ms},
+          {"busy_fraction",
+           elapsed > 0 ? static_cast<double>(busy_ps) * 1e-12 / (elapsed * m.disk_count()) : 0.0}}},
         {"file_system_bytes", 2 * fw_lu_total_slab_columns(&shape) * fw_lu_col_bytes(&shape)},
-        {"cp_time",
-         {{"compute_s", {{"mean", compute_sum / cps}, {"max", compute_max}}},
-          {"io_wait_s", {{"mean", io_sum / cps}}},
-          {"broadcast_s", {{"mean", comm_sum / cps}}}}},
+        {"cp_time", cp_time_breakdown(m, cpu_hz)},
         {"flops", flops},
         {"fs", fs_statistics(m, cfg)},
         {"sim_s", m.sim_seconds()},
@@ -302,10 +375,21 @@ json summarize_lu(const config::Config &, const std::vector<json> &trials) {
         traffic.push_back(t.at("traffic_bytes").get<double>());
     }
     Summary e = summarize(elapsed), b = summarize(traffic);
+    // The time breakdown: each category's mean over the CPs, averaged over the trials.
+    json cp_time = json::object();
+    for (const auto &t : trials) {
+        for (auto it = t.at("cp_time").begin(); it != t.at("cp_time").end(); ++it) {
+            if (it.key() != "per_cp") {
+                double v = it->at("mean").get<double>() / static_cast<double>(trials.size());
+                cp_time[it.key()] = cp_time.value(it.key(), 0.0) + v;
+            }
+        }
+    }
     return json{{"mean_elapsed_s", e.mean},
                 {"cv", e.cv},
                 {"ci95_elapsed_s", {e.ci95_low, e.ci95_high}},
                 {"mean_traffic_bytes", b.mean},
+                {"cp_time_mean_s", cp_time},
                 {"trials", e.n}};
 }
 
@@ -331,29 +415,41 @@ std::string lu_trial_line(const json &t) {
 void print_lu(std::ostream &out, const config::Config &, const std::vector<json> &trials,
               const json &summary) {
     out << "trial   elapsed s  traffic MB  inst. reads  access ms  compute s  I/O wait s  "
-           "verified\n";
+           "barrier s  verified\n";
     for (const auto &t : trials) {
         char line[220];
         std::snprintf(
-            line, sizeof line, "%5d  %10.3f  %10.1f  %11llu  %9.2f  %9.3f  %10.3f  %s\n",
+            line, sizeof line, "%5d  %10.3f  %10.1f  %11llu  %9.2f  %9.3f  %10.3f  %9.3f  %s\n",
             t.at("trial").get<int>(), t.at("elapsed_s").get<double>(),
             t.at("traffic_bytes").get<double>() / 1048576.0,
             static_cast<unsigned long long>(t.at("fs").at("installation_reads").get<uint64_t>()),
             t.at("disk_io").at("mean_access_ms").get<double>(),
             t.at("cp_time").at("compute_s").at("max").get<double>(),
-            t.at("cp_time").at("io_wait_s").at("mean").get<double>(),
+            t.at("cp_time").at("io_s").at("mean").get<double>(),
+            t.at("cp_time").at("io_barrier_s").at("mean").get<double>() +
+                t.at("cp_time").at("broadcast_barrier_s").at("mean").get<double>(),
             t.at("verified").get<bool>() ? "yes" : "NO");
         out << line;
         if (!t.at("verified").get<bool>()) {
             out << "       " << t.at("check").value("first_error", "") << "\n";
         }
     }
-    char line[200];
+    char line[400];
     std::snprintf(line, sizeof line,
                   "mean %.3f s (cv %.3f), %.1f MB of disk traffic, over %d trial%s\n",
                   summary.at("mean_elapsed_s").get<double>(), summary.at("cv").get<double>(),
                   summary.at("mean_traffic_bytes").get<double>() / 1048576.0,
                   summary.at("trials").get<int>(), summary.at("trials").get<int>() == 1 ? "" : "s");
+    out << line;
+    const json &b = summary.at("cp_time_mean_s");
+    std::snprintf(line, sizeof line,
+                  "per CP (mean): compute %.3f s, I/O %.3f s (read+write %.3f, of which %.3f at "
+                  "the barrier before a collective), broadcast %.3f s + barrier %.3f s, sync "
+                  "%.3f s\n",
+                  b.at("compute_s").get<double>(), b.at("io_s").get<double>(),
+                  b.at("read_s").get<double>() + b.at("write_s").get<double>(),
+                  b.at("io_barrier_s").get<double>(), b.at("broadcast_send_s").get<double>(),
+                  b.at("broadcast_barrier_s").get<double>(), b.at("sync_s").get<double>());
     out << line;
 }
 

@@ -97,6 +97,12 @@ BOOST_AUTO_TEST_CASE(mean_service_time_matches_the_analytic_value) {
     BOOST_TEST(d["movements"].get<uint32_t>() == kRequests);
     BOOST_TEST(d["seeks"].get<uint32_t>() > kRequests * 99 / 100);
     BOOST_TEST(d["cache_hits"].get<uint32_t>() == 0u);
+    // Positioning time (seek, head switch, rotational latency; no overhead, no
+    // transfer, no read-ahead) per request is the analytic E[T_pos] + E[T_rot].
+    double positioning_ms = d["positioning_s"].get<double>() * 1e3 / kRequests;
+    BOOST_TEST_MESSAGE("positioning " << positioning_ms << " ms per request, analytic "
+                                      << e_pos + rev / 2);
+    BOOST_TEST(positioning_ms == e_pos + rev / 2, boost::test_tools::tolerance(0.03));
 }
 
 BOOST_AUTO_TEST_SUITE_END()

@@ -83,6 +83,10 @@ BOOST_AUTO_TEST_CASE(one_drive_streams_at_the_multitrack_rate) {
     // Read-ahead served every request after the first from the cache or the stream.
     BOOST_TEST(r["summary"]["disks"][0]["cache_hits"].get<int>() == 1023);
     BOOST_TEST(r["summary"]["disks"][0]["movements"].get<int>() == 1);
+    // Only that first access positioned: a seek of at most a full stroke plus at
+    // most a revolution (the drive starts at cylinder 0 with a random phase).
+    double positioning = r["summary"]["disks"][0]["positioning_s"].get<double>();
+    BOOST_TEST(positioning < (8.0 + 0.008 * 1961 + 60e3 / 4002) * 1e-3);
 }
 
 BOOST_AUTO_TEST_CASE(large_requests_stream_at_the_same_rate) {

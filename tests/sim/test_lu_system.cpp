@@ -16,6 +16,7 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,49 @@ BOOST_AUTO_TEST_CASE(both_file_systems_every_block_size_and_layout) {
                            t.at("file_system_bytes").get<uint64_t>());
                 BOOST_TEST(t.at("fs").at("installation_reads").get<uint64_t>() > 0u);
             }
+        }
+    }
+}
+
+BOOST_AUTO_TEST_CASE(time_breakdown_accounts_for_every_cp) {
+    // Every CP's elapsed time is compute, LU_read/LU_write, the broadcast (sending and
+    // its barrier) and the final sync; nothing else charges time. Only DDIO's CPs wait
+    // at a barrier before I/O; SPFS's multipliers barrier is their only meeting.
+    std::vector<Cell> cells;
+    for (const char *fs : {"spfs", "ddio"}) {
+        cells.push_back(cell(kSmall, {{"fs.kind", fs}, {"fs.block_bytes", "1024"}}));
+    }
+    std::vector<json> r = run_lu_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        require_verified(cells[i], r[i]);
+        if (r[i].contains("error")) {
+            continue;
+        }
+        bool ddio = cells[i].get("fs.kind", "") == "ddio";
+        const json &b = r[i].at("cp_time");
+        double elapsed = r[i].at("elapsed_s").get<double>();
+        BOOST_TEST_CONTEXT(cells[i].label()) {
+            BOOST_TEST_REQUIRE(b.at("per_cp").size() == 4u);
+            double io_mean = 0;
+            for (const json &cp : b.at("per_cp")) {
+                double parts =
+                    cp.at("compute_s").get<double>() + cp.at("read_s").get<double>() +
+                    cp.at("write_s").get<double>() + cp.at("broadcast_send_s").get<double>() +
+                    cp.at("broadcast_barrier_s").get<double>() + cp.at("sync_s").get<double>();
+                // Each CP's own span; the barriers release the CPs microseconds apart.
+                BOOST_TEST(std::abs(parts + cp.at("other_s").get<double>() - elapsed) < 1e-4);
+                BOOST_TEST(std::abs(cp.at("other_s").get<double>()) < 1e-9);
+                BOOST_TEST(cp.at("compute_s").get<double>() > 0.0);
+                BOOST_TEST(cp.at("io_s").get<double>() > 0.0);
+                BOOST_TEST(cp.at("io_s").get<double>() <
+                           cp.at("read_s").get<double>() + cp.at("write_s").get<double>() + 1e-12);
+                BOOST_TEST((cp.at("io_barrier_s").get<double>() > 0.0) == ddio);
+                io_mean += cp.at("io_s").get<double>() / 4.0;
+            }
+            BOOST_TEST(b.at("io_s").at("mean").get<double>() == io_mean,
+                       boost::test_tools::tolerance(1e-9));
+            BOOST_TEST(b.at("io_s").at("min").get<double>() <= io_mean);
+            BOOST_TEST(b.at("io_s").at("max").get<double>() >= io_mean);
         }
     }
 }

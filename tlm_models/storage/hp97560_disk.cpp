@@ -28,7 +28,8 @@ nlohmann::json DiskStats::to_json() const {
                           {"cache_hits", cache_hits},
                           {"media_sectors_read", media_sectors_read},
                           {"media_sectors_written", media_sectors_written},
-                          {"busy_s", busy_ps * 1e-12}};
+                          {"busy_s", busy_ps * 1e-12},
+                          {"positioning_s", positioning_ps * 1e-12}};
 }
 
 // ---- the drive ----------------------------------------------------------------------
@@ -330,6 +331,9 @@ Hp97560Disk::Positioning Hp97560Disk::position_from(const MechPlan &p, uint32_t 
         }
         if (!continuation && (seek || wait)) {
             ++stats_.movements;
+        }
+        if (!continuation) {
+            stats_.positioning_ps += static_cast<uint64_t>(clock_.slot_time(pos.u0)) - pos.start;
         }
         if (hub_ != nullptr && !continuation) {
             uint32_t c0 = geom_.cylinder_of_track(p.track), c1 = geom_.cylinder_of_track(to);

@@ -49,6 +49,9 @@ struct DiskStats {
     uint64_t media_sectors_read = 0; // including read-ahead
     uint64_t media_sectors_written = 0;
     uint64_t busy_ps = 0; // mechanism: seeking, rotating and transferring
+    // Seeking, switching heads and waiting for the first sector, summed over the
+    // accesses that needed it (a statistic only: read-ahead and transfers excluded).
+    uint64_t positioning_ps = 0;
     nlohmann::json to_json() const;
 };
 
