@@ -215,6 +215,20 @@ BOOST_AUTO_TEST_CASE(a_methods_study_prints_and_writes_the_methods_side_by_side)
     BOOST_TEST(lines[1].rfind("rb,", 0) == 0u, lines[1]);
     BOOST_TEST(std::filesystem::exists(d.path + "/out-methods.md"));
     BOOST_TEST(std::filesystem::exists(d.path + "/out.csv")); // the per-cell table still
+
+    // Standard output has no "beside": the methods rows follow the per-cell rows
+    // after a blank line, and no file named "--methods" or "-methods" appears.
+    auto piped = run_starfish({"study", file, "--config", "small", "--jobs", "2", "--cache-dir",
+                               d.cache(), "--csv", "-"});
+    BOOST_TEST_REQUIRE(piped.exit_status == 0, piped.err);
+    size_t per_cell = piped.out.find("fs.kind,workload.pattern,mean");
+    size_t side_by_side = piped.out.find("\nworkload.pattern,SPFS MB/s,SPFS published");
+    BOOST_TEST_REQUIRE(per_cell != std::string::npos, piped.out);
+    BOOST_TEST_REQUIRE(side_by_side != std::string::npos, piped.out);
+    BOOST_TEST(per_cell < side_by_side, piped.out);
+    BOOST_TEST(!contains(piped.out, "methods side by side"),
+               piped.out); // the terminal table: stderr
+    BOOST_TEST(!std::filesystem::exists("-methods"));
 }
 
 BOOST_AUTO_TEST_SUITE_END()
