@@ -70,11 +70,7 @@ Machine::Machine(const config::Config &cfg, int trial, const FirmwareSet &firmwa
     }
 }
 
-Machine::~Machine() {
-    if (trace_file_) {
-        sc_core::sc_close_vcd_trace_file(trace_file_);
-    }
-}
+Machine::~Machine() = default;
 
 std::string Machine::run() {
     return Watchdog(*this, WatchdogParams::from(cfg_)).run();
@@ -186,22 +182,6 @@ json Machine::summary_json() const {
                   {"mean_latency_cycles", ns.mean_latency()},
                   {"p99_latency_cycles", ns.latency_percentile(99)},
                   {"blocked_cycles", ns.blocked_cycles}}}};
-}
-
-void Machine::trace_to(const std::string &path) {
-    std::string base = path;
-    if (base.size() > 4 && base.substr(base.size() - 4) == ".vcd") {
-        base.resize(base.size() - 4);
-    }
-    trace_file_ = sc_core::sc_create_vcd_trace_file(base.c_str());
-    trace_file_->set_time_unit(1, sc_core::SC_NS);
-    network_->trace(trace_file_);
-    for (auto &b : buses_) {
-        b->trace(trace_file_);
-    }
-    for (auto &d : disks_) {
-        d->trace(trace_file_);
-    }
 }
 
 } // namespace starfish::platform

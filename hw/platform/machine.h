@@ -81,10 +81,6 @@ public:
     // bus busy, network latency.
     nlohmann::json summary_json() const;
 
-    // Writes a VCD of the network channels, buses and drives to `path` (call
-    // before run()).
-    void trace_to(const std::string &path);
-
 private:
     const config::Config &cfg_;
     int trial_;
@@ -94,7 +90,6 @@ private:
     std::vector<std::unique_ptr<ScsiChain>> scsi_chains_; // one per IOP
     std::vector<storage::ScsiBus *> buses_;               // of scsi_chains_, by IOP
     std::vector<storage::Hp97560Disk *> disks_;           // of scsi_chains_, by global id
-    sc_core::sc_trace_file *trace_file_ = nullptr;
 };
 
 } // namespace starfish::platform

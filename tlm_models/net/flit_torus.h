@@ -3,7 +3,7 @@
 // one, straight from the timing contract in docs/network.md (availability, credits,
 // VC allocation, link arbitration). Slow (work per cycle while packets are in
 // flight) and kept simple on purpose: it is the golden model that the packet-level
-// PacketTorus and the future Verilog router are checked against. Select it with
+// PacketTorus and the Verilog router (rtl/router) are checked against. Select it with
 // net.model = flit. It sleeps while the network is empty.
 
 #include "tlm_models/net/torus_base.h"

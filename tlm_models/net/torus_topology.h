@@ -1,6 +1,6 @@
 #pragma once
 // Geometry and routing of the X x Y torus, shared by the packet-level and the
-// flit-level network models (and the contract for the future Verilog router).
+// flit-level network models (and the contract the Verilog router in rtl/router meets).
 //
 // Routers are numbered y * width + x. Each router has four neighbour ports and a
 // local port; a *channel* is one direction of one connection:
