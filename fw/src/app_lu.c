@@ -271,7 +271,7 @@ void fw_lu_cp_main(hal_t *h) {
         hal_export(h, exports[k].key, exports[k].value);
     }
     if (c->spfs) {
-        hal_export(h, "spfs.calls", fw_spfs_client_stats(c->spfs)->calls);
+        hal_export(h, FW_SPFS_STAT_CALLS, fw_spfs_client_stats(c->spfs)->calls);
     }
     if (c->cp == 0) {
         hal_export(h, "lu.t_start_cycles", t_start);

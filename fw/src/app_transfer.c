@@ -29,11 +29,11 @@ static bool fs_is_2pio(hal_t *h) {
 /* SPFS's CP counters and the status, for the harness (docs/spfs.md). */
 static void export_spfs_client(hal_t *h, const fw_spfs_client_t *client, int status) {
     const fw_spfs_client_stats_t *cs = fw_spfs_client_stats(client);
-    hal_export(h, "spfs.calls", cs->calls);
-    hal_export(h, "spfs.client_requests", cs->requests);
-    hal_export(h, "spfs.flow_waits", cs->flow_waits);
-    hal_export(h, "spfs.max_outstanding", cs->max_outstanding);
-    hal_export(h, "spfs.status", (uint64_t)(int64_t)status);
+    hal_export(h, FW_SPFS_STAT_CALLS, cs->calls);
+    hal_export(h, FW_SPFS_STAT_CLIENT_REQUESTS, cs->requests);
+    hal_export(h, FW_SPFS_STAT_FLOW_WAITS, cs->flow_waits);
+    hal_export(h, FW_SPFS_STAT_MAX_OUTSTANDING, cs->max_outstanding);
+    hal_export(h, FW_SPFS_STAT_STATUS, (uint64_t)(int64_t)status);
 }
 
 static void export_twophase(hal_t *h, const fw_twophase_t *t) {

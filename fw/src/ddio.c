@@ -444,13 +444,13 @@ static void serve(fw_msg_t *m, const fw_request_t *req, fw_ddio_iop_t *io) {
         hal_mem_free(h, bufs[i].data);
     }
     hal_mem_free(h, bufs);
-    hal_export(h, "ddio.requests", io->stats.requests);
-    hal_export(h, "ddio.blocks", io->stats.blocks);
-    hal_export(h, "ddio.pieces", io->stats.pieces);
-    hal_export(h, "ddio.prefetches", io->stats.prefetches);
-    hal_export(h, "ddio.bytes", io->stats.bytes);
+    hal_export(h, FW_DDIO_STAT_REQUESTS, io->stats.requests);
+    hal_export(h, FW_DDIO_STAT_BLOCKS, io->stats.blocks);
+    hal_export(h, FW_DDIO_STAT_PIECES, io->stats.pieces);
+    hal_export(h, FW_DDIO_STAT_PREFETCHES, io->stats.prefetches);
+    hal_export(h, FW_DDIO_STAT_BYTES, io->stats.bytes);
     if (io->range) {
-        hal_export(h, "ddio.partial_reads", io->stats.partial_reads);
+        hal_export(h, FW_DDIO_STAT_PARTIAL_READS, io->stats.partial_reads);
     }
     fw_msg_reply(m, req, FW_MSG_OK, NULL, NULL, 0);
 }

@@ -350,26 +350,26 @@ static void export_stats(fw_spfs_iop_t *io) {
             max_depth = qs->max_depth;
         }
     }
-    hal_export(h, "spfs.requests", io->stats.requests);
-    hal_export(h, "spfs.reads", io->stats.reads);
-    hal_export(h, "spfs.writes", io->stats.writes);
-    hal_export(h, "spfs.cache_hits", cs->hits);
-    hal_export(h, "spfs.cache_misses", cs->misses);
-    hal_export(h, "spfs.prefetches_issued", cs->prefetches_issued);
-    hal_export(h, "spfs.prefetches_used", cs->prefetches_used);
+    hal_export(h, FW_SPFS_STAT_REQUESTS, io->stats.requests);
+    hal_export(h, FW_SPFS_STAT_READS, io->stats.reads);
+    hal_export(h, FW_SPFS_STAT_WRITES, io->stats.writes);
+    hal_export(h, FW_SPFS_STAT_CACHE_HITS, cs->hits);
+    hal_export(h, FW_SPFS_STAT_CACHE_MISSES, cs->misses);
+    hal_export(h, FW_SPFS_STAT_PREFETCHES_ISSUED, cs->prefetches_issued);
+    hal_export(h, FW_SPFS_STAT_PREFETCHES_USED, cs->prefetches_used);
     /* A prefetch nobody read by the end of the run was wasted too. */
-    hal_export(h, "spfs.prefetches_wasted",
+    hal_export(h, FW_SPFS_STAT_PREFETCHES_WASTED,
                cs->prefetches_wasted + fw_spfs_cache_unread_prefetches(io->cache));
-    hal_export(h, "spfs.installation_reads", cs->installation_reads);
-    hal_export(h, "spfs.writebacks", cs->writebacks);
-    hal_export(h, "spfs.partial_writebacks", cs->partial_writebacks);
-    hal_export(h, "spfs.evictions", cs->evictions);
-    hal_export(h, "spfs.buffer_waits", io->stats.buffer_waits);
-    hal_export(h, "spfs.disk_reads", io->stats.disk_reads);
-    hal_export(h, "spfs.disk_writes", io->stats.disk_writes);
-    hal_export(h, "spfs.diskq_pushes", pushes);
-    hal_export(h, "spfs.diskq_depth_sum", depth_sum);
-    hal_export(h, "spfs.diskq_max_depth", max_depth);
+    hal_export(h, FW_SPFS_STAT_INSTALLATION_READS, cs->installation_reads);
+    hal_export(h, FW_SPFS_STAT_WRITEBACKS, cs->writebacks);
+    hal_export(h, FW_SPFS_STAT_PARTIAL_WRITEBACKS, cs->partial_writebacks);
+    hal_export(h, FW_SPFS_STAT_EVICTIONS, cs->evictions);
+    hal_export(h, FW_SPFS_STAT_BUFFER_WAITS, io->stats.buffer_waits);
+    hal_export(h, FW_SPFS_STAT_DISK_READS, io->stats.disk_reads);
+    hal_export(h, FW_SPFS_STAT_DISK_WRITES, io->stats.disk_writes);
+    hal_export(h, FW_SPFS_STAT_DISKQ_PUSHES, pushes);
+    hal_export(h, FW_SPFS_STAT_DISKQ_DEPTH_SUM, depth_sum);
+    hal_export(h, FW_SPFS_STAT_DISKQ_MAX_DEPTH, max_depth);
 }
 
 /* An error the SCSI driver could not recover from ends the transfer, naming the

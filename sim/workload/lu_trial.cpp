@@ -4,8 +4,10 @@
 #include "sim/trace/trace_session.h"
 
 #include "fw/apps.h"
+#include "fw/ddio.h"
 #include "fw/layout.h"
 #include "fw/lu.h"
+#include "fw/spfs.h"
 #include "hw/data_pattern.h"
 #include "hw/platform/machine.h"
 #include "hw/rng.h"
@@ -95,13 +97,13 @@ json fs_statistics(platform::Machine &m, const config::Config &cfg) {
         uint64_t hits = 0, misses = 0, installs = 0, prefetches = 0, wasted = 0;
         uint64_t pushes = 0, depth_sum = 0;
         for (int k = 0; k < iops; ++k) {
-            pushes += export_of(m.iop(k), "spfs.diskq_pushes");
-            depth_sum += export_of(m.iop(k), "spfs.diskq_depth_sum");
-            hits += export_of(m.iop(k), "spfs.cache_hits");
-            misses += export_of(m.iop(k), "spfs.cache_misses");
-            installs += export_of(m.iop(k), "spfs.installation_reads");
-            prefetches += export_of(m.iop(k), "spfs.prefetches_issued");
-            wasted += export_of(m.iop(k), "spfs.prefetches_wasted");
+            pushes += export_of(m.iop(k), FW_SPFS_STAT_DISKQ_PUSHES);
+            depth_sum += export_of(m.iop(k), FW_SPFS_STAT_DISKQ_DEPTH_SUM);
+            hits += export_of(m.iop(k), FW_SPFS_STAT_CACHE_HITS);
+            misses += export_of(m.iop(k), FW_SPFS_STAT_CACHE_MISSES);
+            installs += export_of(m.iop(k), FW_SPFS_STAT_INSTALLATION_READS);
+            prefetches += export_of(m.iop(k), FW_SPFS_STAT_PREFETCHES_ISSUED);
+            wasted += export_of(m.iop(k), FW_SPFS_STAT_PREFETCHES_WASTED);
         }
         fs = json{
             {"kind", "spfs"},
@@ -117,10 +119,10 @@ json fs_statistics(platform::Machine &m, const config::Config &cfg) {
     } else {
         uint64_t requests = 0, blocks = 0, partial = 0, prefetches = 0;
         for (int k = 0; k < iops; ++k) {
-            requests = std::max(requests, export_or_zero(m.iop(k), "ddio.requests"));
-            blocks += export_or_zero(m.iop(k), "ddio.blocks");
-            partial += export_or_zero(m.iop(k), "ddio.partial_reads");
-            prefetches += export_or_zero(m.iop(k), "ddio.prefetches");
+            requests = std::max(requests, export_or_zero(m.iop(k), FW_DDIO_STAT_REQUESTS));
+            blocks += export_or_zero(m.iop(k), FW_DDIO_STAT_BLOCKS);
+            partial += export_or_zero(m.iop(k), FW_DDIO_STAT_PARTIAL_READS);
+            prefetches += export_or_zero(m.iop(k), FW_DDIO_STAT_PREFETCHES);
         }
         // What one collective request sorts over: its blocks on one disk.
         double disk_lists = static_cast<double>(requests) * m.disk_count();

@@ -5,8 +5,10 @@
 #include "sim/workload/transfer_trial.h"
 
 #include "fw/apps.h"
+#include "fw/ddio.h"
 #include "fw/layout.h"
 #include "fw/pattern.h"
+#include "fw/spfs.h"
 #include "fw/transfer.h"
 #include "hw/data_pattern.h"
 #include "hw/platform/machine.h"
@@ -27,6 +29,7 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace starfish::sim {
 
@@ -64,22 +67,24 @@ uint64_t export_of(platform::Node &n, const std::string &key) {
 // disk-queue depth, disk movements, and the IOP CPUs' busy fraction of the timed
 // interval (their work at boot is a few thousand cycles).
 json spfs_statistics(platform::Machine &m, double elapsed_s) {
-    const char *const summed[] = {"reads",
-                                  "writes",
-                                  "cache_hits",
-                                  "cache_misses",
-                                  "prefetches_issued",
-                                  "prefetches_used",
-                                  "prefetches_wasted",
-                                  "installation_reads",
-                                  "writebacks",
-                                  "partial_writebacks",
-                                  "evictions",
-                                  "buffer_waits",
-                                  "disk_reads",
-                                  "disk_writes"};
+    // The IOP counters summed into fs, by the JSON name (the export's without "spfs.").
+    const std::pair<const char *, const char *> summed[] = {
+        {"reads", FW_SPFS_STAT_READS},
+        {"writes", FW_SPFS_STAT_WRITES},
+        {"cache_hits", FW_SPFS_STAT_CACHE_HITS},
+        {"cache_misses", FW_SPFS_STAT_CACHE_MISSES},
+        {"prefetches_issued", FW_SPFS_STAT_PREFETCHES_ISSUED},
+        {"prefetches_used", FW_SPFS_STAT_PREFETCHES_USED},
+        {"prefetches_wasted", FW_SPFS_STAT_PREFETCHES_WASTED},
+        {"installation_reads", FW_SPFS_STAT_INSTALLATION_READS},
+        {"writebacks", FW_SPFS_STAT_WRITEBACKS},
+        {"partial_writebacks", FW_SPFS_STAT_PARTIAL_WRITEBACKS},
+        {"evictions", FW_SPFS_STAT_EVICTIONS},
+        {"buffer_waits", FW_SPFS_STAT_BUFFER_WAITS},
+        {"disk_reads", FW_SPFS_STAT_DISK_READS},
+        {"disk_writes", FW_SPFS_STAT_DISK_WRITES}};
     json fs{{"kind", "spfs"}};
-    for (const char *key : summed) {
+    for (const auto &[key, name] : summed) {
         fs[key] = 0;
     }
     json per_iop = json::array();
@@ -87,15 +92,15 @@ json spfs_statistics(platform::Machine &m, double elapsed_s) {
     double busy_sum = 0, busy_max = 0;
     for (int k = 0; k < m.shape().iop_count; ++k) {
         platform::Node &iop = m.iop(k);
-        uint64_t r = export_of(iop, "spfs.requests");
+        uint64_t r = export_of(iop, FW_SPFS_STAT_REQUESTS);
         per_iop.push_back(r);
         requests += r;
-        for (const char *key : summed) {
-            fs[key] = fs[key].get<uint64_t>() + export_of(iop, std::string("spfs.") + key);
+        for (const auto &[key, name] : summed) {
+            fs[key] = fs[key].get<uint64_t>() + export_of(iop, name);
         }
-        pushes += export_of(iop, "spfs.diskq_pushes");
-        depth_sum += export_of(iop, "spfs.diskq_depth_sum");
-        depth_max = std::max(depth_max, export_of(iop, "spfs.diskq_max_depth"));
+        pushes += export_of(iop, FW_SPFS_STAT_DISKQ_PUSHES);
+        depth_sum += export_of(iop, FW_SPFS_STAT_DISKQ_DEPTH_SUM);
+        depth_max = std::max(depth_max, export_of(iop, FW_SPFS_STAT_DISKQ_MAX_DEPTH));
         auto s = iop.cpu().stats();
         double busy = elapsed_s > 0 ? static_cast<double>(s.busy_ps()) * 1e-12 / elapsed_s : 0.0;
         busy_sum += busy;
@@ -103,9 +108,9 @@ json spfs_statistics(platform::Machine &m, double elapsed_s) {
     }
     uint64_t calls = 0, flow_waits = 0, most = 0;
     for (int c = 0; c < m.shape().cp_count; ++c) {
-        calls += export_of(m.cp(c), "spfs.calls");
-        flow_waits += export_of(m.cp(c), "spfs.flow_waits");
-        most = std::max(most, export_of(m.cp(c), "spfs.max_outstanding"));
+        calls += export_of(m.cp(c), FW_SPFS_STAT_CALLS);
+        flow_waits += export_of(m.cp(c), FW_SPFS_STAT_FLOW_WAITS);
+        most = std::max(most, export_of(m.cp(c), FW_SPFS_STAT_MAX_OUTSTANDING));
     }
     fs["calls"] = calls;
     fs["max_outstanding"] = most;
@@ -256,10 +261,14 @@ json run_transfer_trial(const config::Config &cfg, int trial,
         t["fs"] = twophase_statistics(m, elapsed, cpu_hz);
     } else {
         json fs{{"blocks", 0}, {"pieces", 0}, {"prefetches", 0}};
+        const std::pair<const char *, const char *> summed[] = {
+            {"blocks", FW_DDIO_STAT_BLOCKS},
+            {"pieces", FW_DDIO_STAT_PIECES},
+            {"prefetches", FW_DDIO_STAT_PREFETCHES}};
         for (int k = 0; k < m.shape().iop_count; ++k) {
             const auto &e = m.iop(k).exports();
-            for (const char *key : {"blocks", "pieces", "prefetches"}) {
-                auto it = e.find(std::string("ddio.") + key);
+            for (const auto &[key, name] : summed) {
+                auto it = e.find(name);
                 if (it != e.end()) {
                     fs[key] = fs[key].get<uint64_t>() + it->second;
                 }
@@ -330,7 +339,7 @@ std::string describe_transfer(const config::Config &cfg) {
     os << "transfer: " << cfg.get_string("fs.kind");
     if (cfg.get_string("fs.kind") == "spfs") {
         os << " (K " << cfg.get_int("spfs.outstanding") << ", " << cfg.get_string("spfs.disk_queue")
-           << ", " << cfg.get_string("spfs.requests") << " requests"
+           << ", " << cfg.get_string(FW_SPFS_STAT_REQUESTS) << " requests"
            << (cfg.get_bool("spfs.memget_writes") ? ", Memget writes" : "")
            << (cfg.get_bool("spfs.prefetch") ? "" : ", no prefetch") << ")";
     } else if (cfg.get_string("fs.kind") == "2pio") {

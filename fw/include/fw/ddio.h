@@ -100,6 +100,15 @@ int fw_ddio_sync_all(fw_msg_t *m);
 
 typedef struct fw_ddio_iop fw_ddio_iop_t;
 
+/* The statistics a DDIO IOP exports when a request ends (hal_export): the one list of
+ * their names, which the firmware exports under and the simulator reads. */
+#define FW_DDIO_STAT_REQUESTS "ddio.requests"
+#define FW_DDIO_STAT_BLOCKS "ddio.blocks"
+#define FW_DDIO_STAT_PIECES "ddio.pieces"
+#define FW_DDIO_STAT_PREFETCHES "ddio.prefetches"
+#define FW_DDIO_STAT_BYTES "ddio.bytes"
+#define FW_DDIO_STAT_PARTIAL_READS "ddio.partial_reads" /* range requests only */
+
 typedef struct fw_ddio_stats {
     uint64_t requests;
     uint64_t blocks;

@@ -44,6 +44,32 @@ extern "C" {
 #define FW_SPFS_WRITE_GET_TYPE (FW_MSG_TYPE_USER + 4)
 #define FW_SPFS_SYNC_TYPE (FW_MSG_TYPE_USER + 5)
 
+/* The statistics SPFS exports (hal_export, docs/spfs.md): the one list of their names,
+ * which the firmware exports under and the simulator reads (sim/workload). */
+#define FW_SPFS_STAT_CALLS "spfs.calls" /* CP side */
+#define FW_SPFS_STAT_CLIENT_REQUESTS "spfs.client_requests"
+#define FW_SPFS_STAT_FLOW_WAITS "spfs.flow_waits"
+#define FW_SPFS_STAT_MAX_OUTSTANDING "spfs.max_outstanding"
+#define FW_SPFS_STAT_STATUS "spfs.status"
+#define FW_SPFS_STAT_REQUESTS "spfs.requests" /* IOP side */
+#define FW_SPFS_STAT_READS "spfs.reads"
+#define FW_SPFS_STAT_WRITES "spfs.writes"
+#define FW_SPFS_STAT_CACHE_HITS "spfs.cache_hits"
+#define FW_SPFS_STAT_CACHE_MISSES "spfs.cache_misses"
+#define FW_SPFS_STAT_PREFETCHES_ISSUED "spfs.prefetches_issued"
+#define FW_SPFS_STAT_PREFETCHES_USED "spfs.prefetches_used"
+#define FW_SPFS_STAT_PREFETCHES_WASTED "spfs.prefetches_wasted"
+#define FW_SPFS_STAT_INSTALLATION_READS "spfs.installation_reads"
+#define FW_SPFS_STAT_WRITEBACKS "spfs.writebacks"
+#define FW_SPFS_STAT_PARTIAL_WRITEBACKS "spfs.partial_writebacks"
+#define FW_SPFS_STAT_EVICTIONS "spfs.evictions"
+#define FW_SPFS_STAT_BUFFER_WAITS "spfs.buffer_waits"
+#define FW_SPFS_STAT_DISK_READS "spfs.disk_reads"
+#define FW_SPFS_STAT_DISK_WRITES "spfs.disk_writes"
+#define FW_SPFS_STAT_DISKQ_PUSHES "spfs.diskq_pushes"
+#define FW_SPFS_STAT_DISKQ_DEPTH_SUM "spfs.diskq_depth_sum"
+#define FW_SPFS_STAT_DISKQ_MAX_DEPTH "spfs.diskq_max_depth"
+
 /* ---- CP side ------------------------------------------------------------------------ */
 
 typedef struct fw_spfs_client fw_spfs_client_t;
