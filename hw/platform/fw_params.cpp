@@ -3,6 +3,7 @@
 #include "hw/config/config.h"
 
 #include "fw/params.h"
+#include "fw/spfs.h"
 #include "hw/ni_regs.h"
 
 #include <cmath>
@@ -78,7 +79,10 @@ void add_checks(config::Registry &reg) {
         }
         long long cps = cfg.get_int("machine.cp_count");
         long long disks = cfg.get_int("machine.disks_per_iop");
-        long long buffers = (per != 0 ? per : 2 * k) * cps * disks;
+        // The firmware's own rules (fw/spfs.h), so the check and the IOP agree.
+        auto u = [](long long v) { return static_cast<uint64_t>(v); };
+        long long buffers =
+            static_cast<long long>(fw_spfs_cache_buffers(u(per), u(k), u(cps), u(disks)));
         long long bytes = buffers * cfg.get_int(FW_KEY_FS_BLOCK_BYTES);
         long long memory = cfg.get_int("machine.node_memory_kb") * 1024;
         // Half of node memory for the cache leaves room for request buffers and the rest.
@@ -94,7 +98,8 @@ void add_checks(config::Registry &reg) {
         // Threads of an IOP: one per disk, the request threads (a pool, or one per
         // outstanding request), and a few for the boot program and the barrier.
         long long outstanding = k * cps * disks + 1;
-        long long request_threads = outstanding < buffers ? outstanding : buffers;
+        long long request_threads =
+            static_cast<long long>(fw_spfs_server_threads(u(buffers), u(k), u(cps), u(disks)));
         if (cfg.get_string(FW_KEY_SPFS_REQUESTS) == "thread") {
             request_threads = outstanding;
         }
