@@ -3,6 +3,7 @@
 #include "hw/config/config_error.h"
 #include "hw/config/input_file.h"
 #include "hw/config/json_text.h"
+#include "sim/runner/fd_write.h"
 #include "sim/runner/process_guard.h"
 
 #include <fcntl.h>
@@ -78,20 +79,6 @@ void require_writable_directory(const std::string &what, const std::string &path
         refuse(what, path,
                "cannot create a file in '" + config::printable(dir) + "' (" + std::strerror(errno) +
                    ")");
-    }
-}
-
-void write_all(int fd, const std::string &text) {
-    size_t done = 0;
-    while (done < text.size()) {
-        ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            throw std::runtime_error(n < 0 ? std::strerror(errno) : "nothing written");
-        }
-        done += static_cast<size_t>(n);
     }
 }
 
@@ -246,10 +233,8 @@ std::string replace_file_atomically(const std::string &path, const std::string &
         return "cannot create the temporary file '" + tmp + "' (" + why + ")";
     }
     std::string problem;
-    try {
-        write_all(fd, text);
-    } catch (const std::runtime_error &e) {
-        problem = std::string("cannot write '") + tmp + "' (" + e.what() + ")";
+    if (int err = write_fully(fd, text)) {
+        problem = std::string("cannot write '") + tmp + "' (" + std::strerror(err) + ")";
     }
     if (::close(fd) != 0 && problem.empty()) {
         problem = "cannot write '" + tmp + "' (" + std::strerror(errno) + ")";
@@ -279,11 +264,9 @@ void write_output(const OutputTarget &target, const std::string &text) {
         if (fd < 0) {
             throw std::runtime_error("cannot open " + named(target) + ": " + std::strerror(errno));
         }
-        try {
-            write_all(fd, text);
-        } catch (const std::runtime_error &e) {
+        if (int err = write_fully(fd, text)) {
             ::close(fd);
-            throw std::runtime_error("cannot write " + named(target) + ": " + e.what());
+            throw std::runtime_error("cannot write " + named(target) + ": " + std::strerror(err));
         }
         if (::close(fd) != 0) {
             throw std::runtime_error("cannot write " + named(target) + ": " + std::strerror(errno));

@@ -1,5 +1,6 @@
 #include "sim/runner/isolated_run.h"
 
+#include "sim/runner/fd_write.h"
 #include "sim/runner/process_guard.h"
 
 #include <cerrno>
@@ -37,20 +38,6 @@ struct Child {
     std::string output;
 };
 
-void write_all(int fd, const std::string &data) {
-    size_t done = 0;
-    while (done < data.size()) {
-        ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            return;
-        }
-        done += static_cast<size_t>(n);
-    }
-}
-
 Child start_child(const IsolatedJob &job, size_t index) {
     int fds[2];
     if (::pipe(fds) != 0) {
@@ -83,7 +70,8 @@ Child start_child(const IsolatedJob &job, size_t index) {
             envelope = json{{"error", "unknown exception"}};
             status = 1;
         }
-        write_all(fds[1], envelope.dump());
+        // A failed write shows in the parent as output that does not parse.
+        (void)write_fully(fds[1], envelope.dump());
         ::close(fds[1]);
         std::fflush(stdout);
         std::fflush(stderr);
