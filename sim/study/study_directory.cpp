@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <map>
 #include <numeric>
@@ -46,11 +45,7 @@ std::string manifest_path(const std::string &dir) {
 // changed after planning (a study's definition, a cell, a trial) is refused.
 std::string manifest_digest(json doc) {
     doc.erase("digest");
-    std::string text = doc.dump();
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx",
-                  static_cast<unsigned long long>(fnv1a64(text.data(), text.size())));
-    return std::string("fnv1a64:") + hex;
+    return content_digest(doc.dump());
 }
 
 config::Config config_from_flat(const json &flat, const std::string &origin) {

@@ -137,9 +137,12 @@ std::string TrialCache::entry_path(const config::Config &cfg, int trial) const {
     return dir_ + "/" + name.substr(0, 2) + "/" + name + ".json";
 }
 
-std::string TrialCache::digest(const json &key, const json &result) {
-    std::string text = key.dump() + "\n" + result.dump();
+std::string content_digest(const std::string &text) {
     return "fnv1a64:" + hex64(fnv1a64(text.data(), text.size()));
+}
+
+std::string TrialCache::digest(const json &key, const json &result) {
+    return content_digest(key.dump() + "\n" + result.dump());
 }
 
 bool TrialCache::done(const json &result) {

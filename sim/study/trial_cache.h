@@ -25,6 +25,10 @@ namespace starfish::sim {
 // full key stored in the entry guards against collisions.
 uint64_t fnv1a64(const void *data, size_t size, uint64_t seed = 0xcbf29ce484222325ull);
 
+// "fnv1a64:" and the 16 hex digits of fnv1a64(text): the digest a cache entry, a
+// study-directory result and a study manifest carry of their content.
+std::string content_digest(const std::string &text);
+
 // The build that produces the results: the version string plus a hash of this
 // process's executable file, since the version does not change with every
 // development build. Computed once per process.
