@@ -257,16 +257,16 @@ void fw_lu_cp_main(hal_t *h) {
     const struct {
         const char *key;
         uint64_t value;
-    } exports[] = {{"lu.span_cycles", t_end - t_start}, /* this CP's own clock */
-                   {"lu.compute_cycles", c->compute_cycles},
-                   {"lu.read_cycles", c->read_cycles},
-                   {"lu.write_cycles", c->write_cycles},
-                   {"lu.io_barrier_cycles", c->io_barrier_cycles},
-                   {"lu.broadcast_send_cycles", c->broadcast_send_cycles},
-                   {"lu.broadcast_barrier_cycles", c->broadcast_barrier_cycles},
-                   {"lu.sync_cycles", c->sync_cycles},
-                   {"lu.flops", c->flops},
-                   {"lu.status", (uint64_t)(int64_t)c->status}};
+    } exports[] = {{FW_LU_STAT_SPAN_CYCLES, t_end - t_start}, /* this CP's own clock */
+                   {FW_LU_STAT_COMPUTE_CYCLES, c->compute_cycles},
+                   {FW_LU_STAT_READ_CYCLES, c->read_cycles},
+                   {FW_LU_STAT_WRITE_CYCLES, c->write_cycles},
+                   {FW_LU_STAT_IO_BARRIER_CYCLES, c->io_barrier_cycles},
+                   {FW_LU_STAT_BROADCAST_SEND_CYCLES, c->broadcast_send_cycles},
+                   {FW_LU_STAT_BROADCAST_BARRIER_CYCLES, c->broadcast_barrier_cycles},
+                   {FW_LU_STAT_SYNC_CYCLES, c->sync_cycles},
+                   {FW_LU_STAT_FLOPS, c->flops},
+                   {FW_LU_STAT_STATUS, (uint64_t)(int64_t)c->status}};
     for (size_t k = 0; k < sizeof exports / sizeof exports[0]; ++k) {
         hal_export(h, exports[k].key, exports[k].value);
     }
@@ -274,8 +274,8 @@ void fw_lu_cp_main(hal_t *h) {
         hal_export(h, FW_SPFS_STAT_CALLS, fw_spfs_client_stats(c->spfs)->calls);
     }
     if (c->cp == 0) {
-        hal_export(h, "lu.t_start_cycles", t_start);
-        hal_export(h, "lu.t_end_cycles", t_end);
+        hal_export(h, FW_LU_STAT_T_START_CYCLES, t_start);
+        hal_export(h, FW_LU_STAT_T_END_CYCLES, t_end);
     }
 }
 

@@ -147,13 +147,13 @@ json fs_statistics(platform::Machine &m, const config::Config &cfg) {
 // the barriers release the CPs apart.
 json cp_time_breakdown(platform::Machine &m, double cpu_hz) {
     static const std::pair<const char *, const char *> kMeasured[] = {
-        {"compute_s", "lu.compute_cycles"},
-        {"read_s", "lu.read_cycles"},
-        {"write_s", "lu.write_cycles"},
-        {"io_barrier_s", "lu.io_barrier_cycles"},
-        {"broadcast_send_s", "lu.broadcast_send_cycles"},
-        {"broadcast_barrier_s", "lu.broadcast_barrier_cycles"},
-        {"sync_s", "lu.sync_cycles"}};
+        {"compute_s", FW_LU_STAT_COMPUTE_CYCLES},
+        {"read_s", FW_LU_STAT_READ_CYCLES},
+        {"write_s", FW_LU_STAT_WRITE_CYCLES},
+        {"io_barrier_s", FW_LU_STAT_IO_BARRIER_CYCLES},
+        {"broadcast_send_s", FW_LU_STAT_BROADCAST_SEND_CYCLES},
+        {"broadcast_barrier_s", FW_LU_STAT_BROADCAST_BARRIER_CYCLES},
+        {"sync_s", FW_LU_STAT_SYNC_CYCLES}};
     json per_cp = json::array();
     std::map<std::string, std::vector<double>> by_category;
     for (int c = 0; c < m.shape().cp_count; ++c) {
@@ -163,7 +163,7 @@ json cp_time_breakdown(platform::Machine &m, double cpu_hz) {
         }
         double io = one["read_s"].get<double>() + one["write_s"].get<double>();
         one["io_s"] = io - one["io_barrier_s"].get<double>();
-        double span = static_cast<double>(export_of(m.cp(c), "lu.span_cycles")) / cpu_hz;
+        double span = static_cast<double>(export_of(m.cp(c), FW_LU_STAT_SPAN_CYCLES)) / cpu_hz;
         one["other_s"] =
             span - (one["compute_s"].get<double>() + io + one["broadcast_send_s"].get<double>() +
                     one["broadcast_barrier_s"].get<double>() + one["sync_s"].get<double>());
@@ -253,7 +253,7 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
         throw std::runtime_error(failure);
     }
     platform::Node &cp0 = m.cp(0);
-    if (!cp0.exports().count("lu.t_end_cycles")) {
+    if (!cp0.exports().count(FW_LU_STAT_T_END_CYCLES)) {
         std::ostringstream os;
         os << "the LU program did not complete: the simulation ran out of activity at "
            << m.sim_seconds()
@@ -261,7 +261,7 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
         throw std::runtime_error(os.str());
     }
     for (int c = 0; c < m.shape().cp_count; ++c) {
-        int64_t st = static_cast<int64_t>(export_of(m.cp(c), "lu.status"));
+        int64_t st = static_cast<int64_t>(export_of(m.cp(c), FW_LU_STAT_STATUS));
         if (st != 0) {
             throw std::runtime_error("CP " + std::to_string(c) +
                                      ": the file system reported error " + std::to_string(st));
@@ -300,8 +300,8 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
     lu_check_decomposition(original, reference, result, check);
 
     double cpu_hz = cfg.get_real("machine.cpu_mhz") * 1e6;
-    double elapsed = static_cast<double>(export_of(cp0, "lu.t_end_cycles") -
-                                         export_of(cp0, "lu.t_start_cycles")) /
+    double elapsed = static_cast<double>(export_of(cp0, FW_LU_STAT_T_END_CYCLES) -
+                                         export_of(cp0, FW_LU_STAT_T_START_CYCLES)) /
                      cpu_hz;
     uint64_t bytes_read = 0, bytes_written = 0, reads = 0, writes = 0, busy_ps = 0;
     uint64_t media_sectors_read = 0, positioning_ps = 0;
@@ -331,7 +331,7 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
     uint64_t flops = 0;
     int cps = m.shape().cp_count;
     for (int c = 0; c < cps; ++c) {
-        flops += export_of(m.cp(c), "lu.flops");
+        flops += export_of(m.cp(c), FW_LU_STAT_FLOPS);
     }
     uint64_t accesses = reads + writes;
     json t{

@@ -22,6 +22,23 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* The values each CP exports when the program ends (hal_export; docs/lu.md,
+ * "Time breakdown"): the one list of their names, which the firmware exports under
+ * and the simulator reads. Cycles unless named otherwise; T_START and T_END by CP 0
+ * only. */
+#define FW_LU_STAT_SPAN_CYCLES "lu.span_cycles"
+#define FW_LU_STAT_COMPUTE_CYCLES "lu.compute_cycles"
+#define FW_LU_STAT_READ_CYCLES "lu.read_cycles"
+#define FW_LU_STAT_WRITE_CYCLES "lu.write_cycles"
+#define FW_LU_STAT_IO_BARRIER_CYCLES "lu.io_barrier_cycles"
+#define FW_LU_STAT_BROADCAST_SEND_CYCLES "lu.broadcast_send_cycles"
+#define FW_LU_STAT_BROADCAST_BARRIER_CYCLES "lu.broadcast_barrier_cycles"
+#define FW_LU_STAT_SYNC_CYCLES "lu.sync_cycles"
+#define FW_LU_STAT_FLOPS "lu.flops"
+#define FW_LU_STAT_STATUS "lu.status"
+#define FW_LU_STAT_T_START_CYCLES "lu.t_start_cycles"
+#define FW_LU_STAT_T_END_CYCLES "lu.t_end_cycles"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
