@@ -321,29 +321,23 @@ Hp97560Disk::Positioning Hp97560Disk::position_from(const MechPlan &p, uint32_t 
     pos.ready = pos.start + geom_.switch_ps(p.track, to);
     uint64_t u = clock_.first_slot_at_or_after(static_cast<int64_t>(pos.ready));
     pos.u0 = clock_.next_slot_with_index(u, geom_.physical_slot(lba));
-    if (count_stats) {
-        // A transfer that continues the previous one without a pause is not a new access.
-        bool continuation = lba == p.next_lba && pos.start == p.free_at;
-        bool seek = geom_.cylinder_of_track(p.track) != geom_.cylinder_of_track(to);
-        bool wait = static_cast<uint64_t>(clock_.slot_time(pos.u0)) > pos.ready;
-        if (!continuation && seek) {
-            ++stats_.seeks;
-        }
-        if (!continuation && (seek || wait)) {
-            ++stats_.movements;
-        }
-        if (!continuation) {
-            stats_.positioning_ps += static_cast<uint64_t>(clock_.slot_time(pos.u0)) - pos.start;
-        }
-        if (hub_ != nullptr && !continuation) {
-            uint32_t c0 = geom_.cylinder_of_track(p.track), c1 = geom_.cylinder_of_track(to);
-            observe_log(
-                pos.start, trace::Direction::Instant, "POSITION",
-                "lba=" + std::to_string(lba) + " from_cyl=" + std::to_string(c0) +
-                    " to_cyl=" + std::to_string(c1) +
-                    " distance=" + std::to_string(c1 > c0 ? c1 - c0 : c0 - c1) +
-                    " seek_ps=" + std::to_string(pos.ready - pos.start) + " rotate_ps=" +
-                    std::to_string(static_cast<uint64_t>(clock_.slot_time(pos.u0)) - pos.ready));
+    // A transfer that continues the previous one without a pause is not a new access.
+    bool continuation = lba == p.next_lba && pos.start == p.free_at;
+    if (count_stats && !continuation) {
+        uint32_t c0 = geom_.cylinder_of_track(p.track), c1 = geom_.cylinder_of_track(to);
+        uint64_t first_sector = static_cast<uint64_t>(clock_.slot_time(pos.u0));
+        bool seek = c0 != c1;
+        bool wait = first_sector > pos.ready;
+        stats_.seeks += seek;
+        stats_.movements += seek || wait;
+        stats_.positioning_ps += first_sector - pos.start;
+        if (hub_ != nullptr) {
+            observe_log(pos.start, trace::Direction::Instant, "POSITION",
+                        "lba=" + std::to_string(lba) + " from_cyl=" + std::to_string(c0) +
+                            " to_cyl=" + std::to_string(c1) +
+                            " distance=" + std::to_string(c1 > c0 ? c1 - c0 : c0 - c1) +
+                            " seek_ps=" + std::to_string(pos.ready - pos.start) +
+                            " rotate_ps=" + std::to_string(first_sector - pos.ready));
         }
     }
     return pos;
