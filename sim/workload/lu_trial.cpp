@@ -174,13 +174,8 @@ json cp_time_breakdown(platform::Machine &m, double cpu_hz) {
     }
     json out;
     for (const auto &[name, values] : by_category) {
-        double sum = 0;
-        for (double v : values) {
-            sum += v;
-        }
-        out[name] = {{"mean", sum / static_cast<double>(values.size())},
-                     {"min", *std::min_element(values.begin(), values.end())},
-                     {"max", *std::max_element(values.begin(), values.end())}};
+        Summary s = summarize(values);
+        out[name] = {{"mean", s.mean}, {"min", s.min}, {"max", s.max}};
     }
     out["per_cp"] = per_cp;
     return out;
