@@ -481,14 +481,14 @@ int run_reproduce(const ReproduceOptions &opts, std::ostream &out) {
                           [&](std::ostream &o) { write_study_markdown(o, results); });
         if (wants_methods_table(study.spec)) {
             MethodsTable methods = methods_table(study.spec, opts.base, results);
-            write_output_file((out_dir / "tables" / methods_path(name + ".csv")).string(),
-                              "the report's methods table",
+            std::string csv = "tables/" + methods_path(name + ".csv");
+            std::string markdown = "tables/" + methods_path(name + ".md");
+            write_output_file((out_dir / csv).string(), "the report's methods table",
                               [&](std::ostream &o) { write_methods_csv(o, methods); });
-            write_output_file((out_dir / "tables" / methods_path(name + ".md")).string(),
-                              "the report's methods table",
+            write_output_file((out_dir / markdown).string(), "the report's methods table",
                               [&](std::ostream &o) { write_methods_markdown(o, methods); });
-            entry["methods_csv"] = "tables/" + methods_path(name + ".csv");
-            entry["methods_markdown"] = "tables/" + methods_path(name + ".md");
+            entry["methods_csv"] = csv;
+            entry["methods_markdown"] = markdown;
         }
 
         out << "  " << name << " done in " << duration_text(host.wall_s)
