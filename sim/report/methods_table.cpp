@@ -135,7 +135,7 @@ TextTable text_of(const MethodsTable &t, bool terminal, bool short_keys) {
         const MethodsRow &row = t.rows[r];
         std::vector<std::string> fields = row.keys;
         for (const auto &m : row.method) {
-            fields.push_back(m ? fixed_text(m->mean, 2) : "");
+            fields.push_back(!m ? "" : m->failed ? "FAILED" : fixed_text(m->mean, 2));
             if (published) {
                 fields.push_back(m ? optional_text(m->published, 2) : "");
                 fields.push_back(m ? optional_text(m->error_pct, 1, true) : "");
@@ -253,8 +253,9 @@ int MethodsTable::method_index(const std::string &label) const {
 }
 
 std::optional<double> MethodsTable::model_ratio(size_t row, size_t m) const {
-    return ratio_to_baseline(*this, row, m,
-                             [](const MethodFigures &f) { return std::optional<double>(f.mean); });
+    return ratio_to_baseline(*this, row, m, [](const MethodFigures &f) {
+        return f.failed ? std::nullopt : std::optional<double>(f.mean);
+    });
 }
 
 std::optional<double> MethodsTable::published_ratio(size_t row, size_t m) const {
@@ -311,9 +312,12 @@ MethodsTable methods_table(const StudySpec &spec, const config::Config &base,
                 }
             }
         }
-        row->method[m] =
-            MethodFigures{c.summary["mean"].get<double>(), summary_value(c.summary, "published"),
-                          summary_value(c.summary, "error_pct")};
+        // A cell whose trials all failed has no mean (study.cpp leaves it 0 and
+        // attaches no published value): shown as FAILED, in no ratio.
+        bool failed = c.summary.value("trials", 1) == 0;
+        row->method[m] = MethodFigures{failed ? 0.0 : c.summary["mean"].get<double>(),
+                                       summary_value(c.summary, "published"),
+                                       summary_value(c.summary, "error_pct"), failed};
         last_row[m] = static_cast<size_t>(row - t.rows.begin());
         per_method[m].push_back(c);
     }

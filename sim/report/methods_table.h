@@ -22,9 +22,10 @@ namespace starfish::sim {
 std::string method_label(const std::string &kind, bool presort);
 
 struct MethodFigures {
-    double mean = 0;
+    double mean = 0; // 0 when failed
     std::optional<double> published;
     std::optional<double> error_pct;
+    bool failed = false; // every trial of the cell failed: nothing was measured
 };
 
 struct MethodsRow {

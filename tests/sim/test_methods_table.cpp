@@ -209,6 +209,22 @@ BOOST_AUTO_TEST_CASE(two_cells_of_one_method_with_the_same_keys_keep_their_own_r
     BOOST_TEST(t.rows[1].method[0]->mean == 2.0);
 }
 
+BOOST_AUTO_TEST_CASE(a_cell_whose_trials_all_failed_shows_failed_and_no_ratio) {
+    auto reg = methods_registry();
+    config::Config base(reg);
+    StudySpec spec =
+        parse_study(json::parse(R"({"vary": [{"fs.kind": ["spfs", "2pio"]}]})"), "s.json", ".");
+    auto results = results_for(expand_study(spec, base), {10, 20});
+    results[0].summary = json{{"mean", 0.0}, {"trials", 0}, {"failed_trials", 2}}; // SPFS
+    MethodsTable t = methods_table(spec, base, results);
+    BOOST_REQUIRE(t.rows.size() == 1u);
+    BOOST_TEST(t.rows[0].method[0]->failed);
+    BOOST_TEST(!t.model_ratio(0, 1).has_value()); // no SPFS mean to divide by
+    std::ostringstream csv;
+    write_methods_csv(csv, t);
+    BOOST_TEST(contains(csv.str(), "\nFAILED,"), csv.str());
+}
+
 BOOST_AUTO_TEST_CASE(a_row_the_first_method_skips_stays_where_the_study_lists_it) {
     // SPFS skips contiguous rc (as main skips its record-at-a-time cells): the
     // row comes from 2PIO's cells and goes after contiguous rb, not at the end.
