@@ -1,11 +1,30 @@
 /* Barriers over messages among any subset of nodes: the dissemination state
- * machine of fw/barrier.h driven by BARRIER messages. */
-#include "msg_internal.h"
+ * machine of fw/barrier.h driven by BARRIER messages, a system message type of the
+ * messaging core (its state: the list of this node's barriers). */
+#include "msg_core.h"
+#include "msg_stack.h"
 
+#include "fw/barrier.h"
+#include "fw/param_keys.h"
+
+#include <stdio.h>
 #include <string.h>
 
+struct fw_msg_barrier {
+    uint32_t id;
+    bool created;
+    unsigned *members; /* sorted node ids */
+    fw_barrier_sm_t sm;
+    hal_sem_t sem;
+    struct fw_msg_barrier *next;
+};
+
+static struct fw_msg_barrier *first_barrier(const fw_msg_t *m) {
+    return (struct fw_msg_barrier *)fw_msg_system_state(m, FW_MSG_BARRIER);
+}
+
 static struct fw_msg_barrier *find_barrier(fw_msg_t *m, uint32_t id) {
-    for (struct fw_msg_barrier *b = m->barriers; b != NULL; b = b->next) {
+    for (struct fw_msg_barrier *b = first_barrier(m); b != NULL; b = b->next) {
         if (b->id == id) {
             return b;
         }
@@ -20,8 +39,8 @@ static struct fw_msg_barrier *find_barrier(fw_msg_t *m, uint32_t id) {
     fw_barrier_sm_reset(&b->sm);
     hal_sem_init(m->h, &b->sem, 0);
     hal_sem_name(m->h, &b->sem, "msg barrier: the other members' arrivals", 0);
-    b->next = m->barriers;
-    m->barriers = b;
+    b->next = first_barrier(m);
+    fw_msg_set_system_state(m, FW_MSG_BARRIER, b);
     return b;
 }
 
@@ -89,7 +108,7 @@ fw_msg_barrier_t *fw_msg_barrier_create(fw_msg_t *m, uint32_t id, const unsigned
 }
 
 void fw_msg_barrier_wait(fw_msg_t *m, fw_msg_barrier_t *b) {
-    hal_cycles(m->h, m->c.barrier_step);
+    hal_cycles(m->h, fw_msg_system_rx_cycles(m, FW_MSG_BARRIER)); /* cost.msg_barrier_step_cycles */
     fw_barrier_out_t out;
     fw_barrier_sm_enter(&b->sm, &out);
     act(m, b, &out);
@@ -97,8 +116,12 @@ void fw_msg_barrier_wait(fw_msg_t *m, fw_msg_barrier_t *b) {
     hal_sem_wait(m->h, &b->sem);
 }
 
-void fw_barrier_rx(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr) {
-    hal_cycles(m->h, m->c.barrier_step);
+/* The core has charged cost.msg_barrier_step_cycles (the type's rx_cycles). */
+static void rx_step(fw_msg_t *m, void *state, unsigned src, const fw_msg_hdr_t *hdr, uint32_t bytes,
+                    fw_ni_answer_t *ans) {
+    (void)state;
+    (void)bytes;
+    (void)ans;
     struct fw_msg_barrier *b = find_barrier(m, hdr->arg[0]);
     if (b == NULL) {
         return;
@@ -113,4 +136,26 @@ void fw_barrier_rx(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr) {
     fw_barrier_out_t out;
     fw_barrier_sm_receive(&b->sm, hdr->offset, hdr->length, &out);
     act(m, b, &out);
+}
+
+static void report(hal_t *h, void *arg) {
+    const fw_msg_t *m = (const fw_msg_t *)arg;
+    char line[200];
+    for (const struct fw_msg_barrier *b = first_barrier(m); b != NULL; b = b->next) {
+        if (b->sm.active) {
+            snprintf(line, sizeof line,
+                     "msg: barrier %u of %u members in episode %u, round %u of %u", (unsigned)b->id,
+                     (unsigned)b->sm.n, (unsigned)b->sm.epoch, (unsigned)b->sm.round,
+                     (unsigned)b->sm.rounds);
+            hal_report_line(h, line);
+        }
+    }
+}
+
+static const fw_msg_system_ops_t barrier_ops = {rx_step, NULL, NULL, NULL};
+
+void fw_msg_barrier_attach(fw_msg_t *m) {
+    uint32_t step = (uint32_t)hal_config_int(m->h, FW_KEY_COST_BARRIER_STEP);
+    fw_msg_register_system(m, FW_MSG_BARRIER, &barrier_ops, NULL, step);
+    hal_report_register(m->h, report, m);
 }

@@ -5,9 +5,64 @@
  * Get batch body: entries of [u32 offset][u32 length]; the reply carries the
  * pieces' data back to back, and the requester scatters it to each piece's
  * destination (kept on the requester, in dst[]). */
-#include "msg_internal.h"
+#include "msg_core.h"
+#include "msg_stack.h"
 
+#include "fw/param_keys.h"
+
+#include <stdio.h>
 #include <string.h>
+
+#define FW_Q_RUNS 8u /* distinct groups per batch before it is sent early */
+#define FW_Q_PIECE_HDR 8u
+
+typedef struct fw_qrun {
+    fw_group_t *g;
+    uint32_t count;
+} fw_qrun_t;
+
+/* One direction of one peer: the batch being filled or in flight. */
+typedef struct fw_qside {
+    uint8_t *buf;  /* the batch message body (node memory) */
+    uint32_t used; /* bytes of buf in use */
+    uint32_t pieces;
+    uint32_t data; /* qget: reply bytes the pieces ask for */
+    bool inflight;
+    uint32_t waiters;
+    hal_sem_t sem; /* threads waiting for the batch to come back */
+    fw_qrun_t runs[FW_Q_RUNS];
+    uint32_t nruns;
+    void **dst;     /* qget: destination of each piece */
+    uint8_t *stage; /* qget: where the reply's data lands */
+} fw_qside_t;
+
+typedef struct fw_qpeer {
+    fw_qside_t put;
+    fw_qside_t get;
+} fw_qpeer_t;
+
+/* Receiver-side buffers per source (one outstanding batch per peer and kind). */
+typedef struct fw_qsrc {
+    uint8_t *put_stage;
+    uint8_t *get_stage;
+    uint8_t *gather;
+} fw_qsrc_t;
+
+/* The service's state on one node (the QPUT and QGET types' state). */
+typedef struct fw_queued {
+    uint32_t piece_cycles; /* cost.msg_queue_piece_cycles */
+    uint32_t unsent;       /* batches with pieces that are not in flight */
+    uint32_t inflight;     /* batches in flight */
+    uint32_t waiting;
+    int32_t first_error;
+    hal_sem_t sem; /* fw_q_wait_all: the last batch came back */
+    fw_qsrc_t **src;
+    fw_qpeer_t *peer[]; /* one per node, allocated at first use */
+} fw_queued_t;
+
+static fw_queued_t *queued_of(const fw_msg_t *m) {
+    return (fw_queued_t *)fw_msg_system_state(m, FW_MSG_QPUT);
+}
 
 static uint32_t pad4(uint32_t n) {
     return (n + 3u) & ~3u;
@@ -23,8 +78,8 @@ static void put_u32(uint8_t *p, uint32_t v) {
     memcpy(p, &v, 4);
 }
 
-static fw_qpeer_t *peer_of(fw_msg_t *m, unsigned node) {
-    fw_qpeer_t *peer = m->qpeer[node];
+static fw_qpeer_t *peer_of(fw_msg_t *m, fw_queued_t *q, unsigned node) {
+    fw_qpeer_t *peer = q->peer[node];
     if (peer == NULL) {
         peer = (fw_qpeer_t *)fw_msg_alloc(m, sizeof(fw_qpeer_t), "a batch peer");
         if (peer == NULL) {
@@ -35,20 +90,20 @@ static fw_qpeer_t *peer_of(fw_msg_t *m, unsigned node) {
         hal_sem_name(m->h, &peer->put.sem, "msg queued Memput batch to a node", 0);
         hal_sem_init(m->h, &peer->get.sem, 0);
         hal_sem_name(m->h, &peer->get.sem, "msg queued Memget batch from a node", 0);
-        m->qpeer[node] = peer;
+        q->peer[node] = peer;
     }
     return peer;
 }
 
-static fw_qsrc_t *src_of(fw_msg_t *m, unsigned node) {
-    fw_qsrc_t *s = m->qsrc[node];
+static fw_qsrc_t *src_of(fw_msg_t *m, fw_queued_t *q, unsigned node) {
+    fw_qsrc_t *s = q->src[node];
     if (s == NULL) {
         s = (fw_qsrc_t *)fw_msg_alloc(m, sizeof(fw_qsrc_t), "batch receive buffers");
         if (s == NULL) {
             return NULL;
         }
         memset(s, 0, sizeof *s);
-        m->qsrc[node] = s;
+        q->src[node] = s;
     }
     return s;
 }
@@ -89,9 +144,9 @@ static void add_run(fw_qside_t *side, fw_group_t *g) {
     fw_group_add(g, 1);
 }
 
-static void send_batch(fw_msg_t *m, unsigned node, fw_qside_t *side, bool is_get) {
+static void send_batch(fw_msg_t *m, fw_queued_t *q, unsigned node, fw_qside_t *side, bool is_get) {
     hal_cycles(m->h, is_get ? m->c.memget_call : m->c.memput_call);
-    fw_ra_t *ra = fw_ra_get(m, is_get ? FW_RA_QGET : FW_RA_QPUT);
+    fw_ra_t *ra = fw_ra_get_system(m, is_get ? FW_MSG_QGET : FW_MSG_QPUT);
     if (ra == NULL) {
         return;
     }
@@ -107,8 +162,8 @@ static void send_batch(fw_msg_t *m, unsigned node, fw_qside_t *side, bool is_get
     hdr.length = side->pieces;
     hdr.offset = side->data;
     side->inflight = true;
-    m->q_inflight++;
-    m->q_unsent--;
+    q->inflight++;
+    q->unsent--;
     m->stats.batches_sent++;
     /* bytes: the batch body sent (a put: pieces with their headers, as the MSG
      * line counts it), or the data a get asks for. */
@@ -120,7 +175,8 @@ static void send_batch(fw_msg_t *m, unsigned node, fw_qside_t *side, bool is_get
 void fw_qput(fw_msg_t *m, unsigned node, uint32_t offset, const void *src, uint32_t bytes,
              fw_group_t *g) {
     fw_msg_check_node(m, node, "queued Memput");
-    fw_qpeer_t *peer = peer_of(m, node);
+    fw_queued_t *q = queued_of(m);
+    fw_qpeer_t *peer = peer_of(m, q, node);
     if (peer == NULL) {
         return;
     }
@@ -134,7 +190,7 @@ void fw_qput(fw_msg_t *m, unsigned node, uint32_t offset, const void *src, uint3
         wait_side(m, side);
         uint32_t room = limit - side->used;
         if (room < FW_Q_PIECE_HDR + 4u || !run_room(side, g)) {
-            send_batch(m, node, side, false);
+            send_batch(m, q, node, side, false);
             continue;
         }
         /* A piece that does not fit is split: the rest goes in the next batch. */
@@ -145,18 +201,18 @@ void fw_qput(fw_msg_t *m, unsigned node, uint32_t offset, const void *src, uint3
         memcpy(e + FW_Q_PIECE_HDR, s, k);
         memset(e + FW_Q_PIECE_HDR + k, 0, pad4(k) - k);
         if (side->used == 0) {
-            m->q_unsent++;
+            q->unsent++;
         }
         side->used += FW_Q_PIECE_HDR + pad4(k);
         side->pieces++;
         add_run(side, g);
         m->stats.qput_pieces++;
-        hal_cycles(m->h, m->c.queue_piece + m->c.copy_word * fw_words(k));
+        hal_cycles(m->h, q->piece_cycles + m->c.copy_word * fw_words(k));
         offset += k;
         s += k;
         bytes -= k;
         if (limit - side->used < FW_Q_PIECE_HDR + 4u) {
-            send_batch(m, node, side, false);
+            send_batch(m, q, node, side, false);
         }
     }
 }
@@ -164,7 +220,8 @@ void fw_qput(fw_msg_t *m, unsigned node, uint32_t offset, const void *src, uint3
 void fw_qget(fw_msg_t *m, unsigned node, uint32_t offset, void *dst, uint32_t bytes,
              fw_group_t *g) {
     fw_msg_check_node(m, node, "queued Memget");
-    fw_qpeer_t *peer = peer_of(m, node);
+    fw_queued_t *q = queued_of(m);
+    fw_qpeer_t *peer = peer_of(m, q, node);
     if (peer == NULL) {
         return;
     }
@@ -185,7 +242,7 @@ void fw_qget(fw_msg_t *m, unsigned node, uint32_t offset, void *dst, uint32_t by
     while (bytes > 0) {
         wait_side(m, side);
         if (limit - side->used < FW_Q_PIECE_HDR || side->data >= limit || !run_room(side, g)) {
-            send_batch(m, node, side, true);
+            send_batch(m, q, node, side, true);
             continue;
         }
         uint32_t k = bytes < limit - side->data ? bytes : limit - side->data;
@@ -194,60 +251,77 @@ void fw_qget(fw_msg_t *m, unsigned node, uint32_t offset, void *dst, uint32_t by
         put_u32(e + 4, k);
         side->dst[side->pieces] = d;
         if (side->used == 0) {
-            m->q_unsent++;
+            q->unsent++;
         }
         side->used += FW_Q_PIECE_HDR;
         side->data += k;
         side->pieces++;
         add_run(side, g);
         m->stats.qget_pieces++;
-        hal_cycles(m->h, m->c.queue_piece);
+        hal_cycles(m->h, q->piece_cycles);
         offset += k;
         d += k;
         bytes -= k;
         if (limit - side->used < FW_Q_PIECE_HDR || side->data >= limit) {
-            send_batch(m, node, side, true);
+            send_batch(m, q, node, side, true);
         }
     }
 }
 
-void fw_q_flush_node(fw_msg_t *m, unsigned node) {
-    fw_qpeer_t *peer = node < m->nodes ? m->qpeer[node] : NULL;
+static void flush_node(fw_msg_t *m, fw_queued_t *q, unsigned node) {
+    fw_qpeer_t *peer = node < m->nodes ? q->peer[node] : NULL;
     if (peer == NULL) {
         return;
     }
     if (peer->put.used > 0 && !peer->put.inflight) {
-        send_batch(m, node, &peer->put, false);
+        send_batch(m, q, node, &peer->put, false);
     }
     if (peer->get.used > 0 && !peer->get.inflight) {
-        send_batch(m, node, &peer->get, true);
+        send_batch(m, q, node, &peer->get, true);
     }
 }
 
+static void flush_all(fw_msg_t *m, fw_queued_t *q) {
+    for (unsigned node = 0; node < m->nodes && q->unsent > 0; ++node) {
+        flush_node(m, q, node);
+    }
+}
+
+void fw_q_flush_node(fw_msg_t *m, unsigned node) {
+    flush_node(m, queued_of(m), node);
+}
+
 void fw_q_flush(fw_msg_t *m) {
-    for (unsigned node = 0; node < m->nodes && m->q_unsent > 0; ++node) {
-        fw_q_flush_node(m, node);
+    flush_all(m, queued_of(m));
+}
+
+/* A completion group's wait: batches still being filled go out first. */
+static void before_group_wait(fw_msg_t *m, void *state) {
+    fw_queued_t *q = (fw_queued_t *)state;
+    if (q->unsent > 0) {
+        flush_all(m, q);
     }
 }
 
 int fw_q_wait_all(fw_msg_t *m) {
+    fw_queued_t *q = queued_of(m);
     do {
-        fw_q_flush(m);
-        while (m->q_inflight > 0) {
-            m->q_waiting = 1;
-            hal_sem_wait(m->h, &m->q_sem);
+        flush_all(m, q);
+        while (q->inflight > 0) {
+            q->waiting = 1;
+            hal_sem_wait(m->h, &q->sem);
         }
-    } while (m->q_unsent > 0);
-    int32_t status = m->q_first_error;
-    m->q_first_error = FW_MSG_OK;
+    } while (q->unsent > 0);
+    int32_t status = q->first_error;
+    q->first_error = FW_MSG_OK;
     return status;
 }
 
 /* ---- receiver side --------------------------------------------------------------------------- */
 
-static void rx_batch(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_t bytes,
-                     fw_ni_answer_t *ans, bool is_get) {
-    hal_cycles(m->h, m->c.memput_accept);
+/* The core has charged cost.msg_memput_accept_cycles (the types' rx_cycles). */
+static void rx_batch(fw_msg_t *m, fw_queued_t *q, unsigned src, const fw_msg_hdr_t *hdr,
+                     uint32_t bytes, fw_ni_answer_t *ans, bool is_get) {
     uint32_t min_bytes = is_get ? hdr->length * FW_Q_PIECE_HDR : FW_Q_PIECE_HDR;
     if (bytes == 0 || bytes > m->batch_bytes || bytes < min_bytes ||
         (is_get && bytes != min_bytes)) {
@@ -256,7 +330,7 @@ static void rx_batch(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_
                      "(batches are at most fs.block_bytes = %u)",
                      is_get ? "Memget" : "Memput", src, bytes, hdr->length, m->batch_bytes);
     }
-    fw_qsrc_t *qs = src_of(m, src);
+    fw_qsrc_t *qs = src_of(m, q, src);
     if (qs == NULL) {
         return;
     }
@@ -274,18 +348,19 @@ static void rx_batch(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_
     fw_msg_accept(m, ans, stage, bytes, p->addr);
 }
 
-void fw_q_rx_put(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_t bytes,
-                 fw_ni_answer_t *ans) {
-    rx_batch(m, src, hdr, bytes, ans, false);
+static void rx_put(fw_msg_t *m, void *state, unsigned src, const fw_msg_hdr_t *hdr, uint32_t bytes,
+                   fw_ni_answer_t *ans) {
+    rx_batch(m, (fw_queued_t *)state, src, hdr, bytes, ans, false);
 }
 
-void fw_q_rx_get(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_t bytes,
-                 fw_ni_answer_t *ans) {
-    rx_batch(m, src, hdr, bytes, ans, true);
+static void rx_get(fw_msg_t *m, void *state, unsigned src, const fw_msg_hdr_t *hdr, uint32_t bytes,
+                   fw_ni_answer_t *ans) {
+    rx_batch(m, (fw_queued_t *)state, src, hdr, bytes, ans, true);
 }
 
 /* Unpacks a put batch into base + offset and acknowledges it. */
-void fw_q_put_arrived(fw_msg_t *m, fw_pending_t *p) {
+static void put_arrived(fw_msg_t *m, void *state, fw_pending_t *p) {
+    const fw_queued_t *q = (const fw_queued_t *)state;
     int32_t status = FW_MSG_OK;
     uint32_t pos = 0;
     for (uint32_t i = 0; i < p->hdr.length; ++i) {
@@ -297,7 +372,7 @@ void fw_q_put_arrived(fw_msg_t *m, fw_pending_t *p) {
         if (len > p->body_bytes - pos - FW_Q_PIECE_HDR) {
             break;
         }
-        hal_cycles(m->h, m->c.queue_piece + m->c.copy_word * fw_words(len));
+        hal_cycles(m->h, q->piece_cycles + m->c.copy_word * fw_words(len));
         int32_t st = fw_msg_base_check(m, off, len);
         if (st != FW_MSG_OK) {
             status = st;
@@ -318,8 +393,9 @@ void fw_q_put_arrived(fw_msg_t *m, fw_pending_t *p) {
 }
 
 /* Gathers the pieces a get batch asks for into one reply. */
-void fw_q_get_arrived(fw_msg_t *m, fw_pending_t *p) {
-    fw_qsrc_t *qs = m->qsrc[p->src];
+static void get_arrived(fw_msg_t *m, void *state, fw_pending_t *p) {
+    const fw_queued_t *q = (const fw_queued_t *)state;
+    fw_qsrc_t *qs = q->src[p->src];
     uint8_t *out = lazy_buffer(m, &qs->gather, "a queued-Memget reply");
     if (out == NULL) {
         return;
@@ -335,7 +411,7 @@ void fw_q_get_arrived(fw_msg_t *m, fw_pending_t *p) {
                          "fs.block_bytes = %u bytes",
                          p->src, m->batch_bytes);
         }
-        hal_cycles(m->h, m->c.queue_piece + m->c.copy_word * fw_words(len));
+        hal_cycles(m->h, q->piece_cycles + m->c.copy_word * fw_words(len));
         int32_t st = fw_msg_base_check(m, off, len);
         if (st != FW_MSG_OK) {
             status = st;
@@ -355,19 +431,27 @@ void fw_q_get_arrived(fw_msg_t *m, fw_pending_t *p) {
 /* ---- requester side: the batch's reply ----------------------------------------------------------
  */
 
-void fw_q_reply(fw_msg_t *m, fw_ra_t *ra, uint32_t bytes, fw_ni_answer_t *ans) {
-    fw_qside_t *side = ra->kind == FW_RA_QPUT ? &m->qpeer[ra->node]->put : &m->qpeer[ra->node]->get;
-    if (ra->kind == FW_RA_QPUT) {
+static bool is_get_reply(const fw_ra_t *ra) {
+    return ra->kind == (FW_RA_SYSTEM | FW_MSG_QGET);
+}
+
+static void reply_done(fw_msg_t *m, void *state, fw_ra_t *ra);
+
+static void reply_in(fw_msg_t *m, void *state, fw_ra_t *ra, uint32_t bytes, fw_ni_answer_t *ans) {
+    fw_queued_t *q = (fw_queued_t *)state;
+    bool is_get = is_get_reply(ra);
+    fw_qside_t *side = is_get ? &q->peer[ra->node]->get : &q->peer[ra->node]->put;
+    if (!is_get) {
         hal_cycles(m->h, m->c.memput_return);
         if (bytes > 0) {
             ans->op = HW_NI_RX_DISCARD;
         }
-        fw_q_complete(m, ra);
+        reply_done(m, state, ra);
         return;
     }
     hal_cycles(m->h, m->c.reply_accept);
     if (bytes == 0) {
-        fw_q_complete(m, ra);
+        reply_done(m, state, ra);
         return;
     }
     if (bytes != side->data) {
@@ -379,9 +463,12 @@ void fw_q_reply(fw_msg_t *m, fw_ra_t *ra, uint32_t bytes, fw_ni_answer_t *ans) {
     fw_msg_accept(m, ans, ra->buf, bytes, ra->addr);
 }
 
-void fw_q_complete(fw_msg_t *m, fw_ra_t *ra) {
-    bool is_get = ra->kind == FW_RA_QGET;
-    fw_qside_t *side = is_get ? &m->qpeer[ra->node]->get : &m->qpeer[ra->node]->put;
+/* The batch's reply data is in ra->buf (or there is none): scatter it, count the
+ * groups, wake the waiters. */
+static void reply_done(fw_msg_t *m, void *state, fw_ra_t *ra) {
+    fw_queued_t *q = (fw_queued_t *)state;
+    bool is_get = is_get_reply(ra);
+    fw_qside_t *side = is_get ? &q->peer[ra->node]->get : &q->peer[ra->node]->put;
     int32_t status = ra->got.status;
     if (is_get) {
         hal_cycles(m->h, m->c.reply_done);
@@ -390,15 +477,15 @@ void fw_q_complete(fw_msg_t *m, fw_ra_t *ra) {
             for (uint32_t i = 0; i < side->pieces; ++i) {
                 uint32_t len = get_u32(side->buf + FW_Q_PIECE_HDR * i + 4);
                 memcpy(side->dst[i], side->stage + pos, len);
-                hal_cycles(m->h, m->c.queue_piece + m->c.copy_word * fw_words(len));
+                hal_cycles(m->h, q->piece_cycles + m->c.copy_word * fw_words(len));
                 pos += len;
             }
         } else if (status == FW_MSG_OK) {
             status = FW_MSG_ETOOBIG;
         }
     }
-    if (status != FW_MSG_OK && m->q_first_error == FW_MSG_OK) {
-        m->q_first_error = status;
+    if (status != FW_MSG_OK && q->first_error == FW_MSG_OK) {
+        q->first_error = status;
     }
     uint32_t nruns = side->nruns;
     side->nruns = 0;
@@ -406,7 +493,7 @@ void fw_q_complete(fw_msg_t *m, fw_ra_t *ra) {
     side->pieces = 0;
     side->data = 0;
     side->inflight = false;
-    m->q_inflight--;
+    q->inflight--;
     fw_msg_note_end(m, ra, status);
     fw_ra_put(m, ra);
     for (uint32_t i = 0; i < nruns; ++i) {
@@ -416,9 +503,9 @@ void fw_q_complete(fw_msg_t *m, fw_ra_t *ra) {
         side->waiters--;
         hal_sem_post(m->h, &side->sem);
     }
-    if (m->q_inflight == 0 && m->q_waiting) {
-        m->q_waiting = 0;
-        hal_sem_post(m->h, &m->q_sem);
+    if (q->inflight == 0 && q->waiting) {
+        q->waiting = 0;
+        hal_sem_post(m->h, &q->sem);
     }
 }
 
@@ -435,4 +522,42 @@ void fw_move_piece(fw_msg_t *m, bool get, bool queued, unsigned node, uint32_t o
     } else {
         fw_memput_async(m, node, offset, local, bytes, g);
     }
+}
+
+/* ---- the watchdog report's line and set-up ------------------------------------------------- */
+
+static void report(hal_t *h, void *arg) {
+    const fw_queued_t *q = (const fw_queued_t *)arg;
+    if (q->unsent > 0 || q->inflight > 0) {
+        char line[200];
+        snprintf(line, sizeof line, "msg: queued batches: %u with unsent pieces, %u in flight",
+                 q->unsent, q->inflight);
+        hal_report_line(h, line);
+    }
+}
+
+static const fw_msg_system_ops_t put_ops = {rx_put, put_arrived, reply_in, reply_done};
+static const fw_msg_system_ops_t get_ops = {rx_get, get_arrived, reply_in, reply_done};
+
+bool fw_msg_queued_attach(fw_msg_t *m) {
+    uint32_t nodes = m->nodes;
+    fw_queued_t *q = (fw_queued_t *)fw_msg_alloc(
+        m, (uint32_t)(sizeof(fw_queued_t) + nodes * sizeof(fw_qpeer_t *)), "batch peers");
+    if (q == NULL) {
+        return false;
+    }
+    memset(q, 0, sizeof *q + nodes * sizeof(fw_qpeer_t *));
+    q->src = (fw_qsrc_t **)fw_msg_alloc(m, nodes * (uint32_t)sizeof(void *), "batch sources");
+    if (q->src == NULL) {
+        return false;
+    }
+    memset(q->src, 0, nodes * sizeof(void *));
+    q->piece_cycles = (uint32_t)hal_config_int(m->h, FW_KEY_COST_QUEUE_PIECE);
+    hal_sem_init(m->h, &q->sem, 0);
+    hal_sem_name(m->h, &q->sem, "msg queued batches in flight", 0);
+    fw_msg_register_system(m, FW_MSG_QPUT, &put_ops, q, m->c.memput_accept);
+    fw_msg_register_system(m, FW_MSG_QGET, &get_ops, q, m->c.memput_accept);
+    fw_msg_add_wait_hook(m, before_group_wait, q);
+    hal_report_register(m->h, report, q);
+    return true;
 }

@@ -1,9 +1,9 @@
-/* The messaging layer's part of a watchdog report (hal_report_register,
+/* The messaging core's part of a watchdog report (hal_report_register,
  * docs/watchdog.md): reply actions in use (requests and transfers waiting for an
- * answer), received requests waiting for a server thread, queued batches, and
- * barriers in an episode. It reads state only. */
+ * answer) and received requests waiting for a server thread. It reads state only.
+ * Queued batches and barriers report their own lines (msg_queued.c, msg_barrier.c). */
 #include "fw/param_keys.h"
-#include "msg_internal.h"
+#include "msg_core.h"
 
 #include <stdio.h>
 
@@ -27,19 +27,5 @@ void fw_msg_report(hal_t *h, void *arg) {
                  (unsigned long long)free_ras, (unsigned long long)start,
                  (unsigned long long)waiting_requests);
         hal_report_line(h, line);
-    }
-    if (m->q_unsent > 0 || m->q_inflight > 0) {
-        snprintf(line, sizeof line, "msg: queued batches: %u with unsent pieces, %u in flight",
-                 m->q_unsent, m->q_inflight);
-        hal_report_line(h, line);
-    }
-    for (const struct fw_msg_barrier *b = m->barriers; b != NULL; b = b->next) {
-        if (b->sm.active) {
-            snprintf(line, sizeof line,
-                     "msg: barrier %u of %u members in episode %u, round %u of %u", (unsigned)b->id,
-                     (unsigned)b->sm.n, (unsigned)b->sm.epoch, (unsigned)b->sm.round,
-                     (unsigned)b->sm.rounds);
-            hal_report_line(h, line);
-        }
     }
 }

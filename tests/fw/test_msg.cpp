@@ -5,6 +5,7 @@
 #include "fw/msg.h"
 #include "fw/ni.h"
 #include "tests/fw/msg_env.h"
+#include "tests/fw/msg_system_probe.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -439,6 +440,74 @@ BOOST_AUTO_TEST_CASE(unregistered_message_type_fails_the_run_with_node_and_type)
     BOOST_TEST(!fm->run());
     BOOST_TEST(fm->failure().find("node 1") != std::string::npos, fm->failure());
     BOOST_TEST(fm->failure().find("type 25 from node 0") != std::string::npos, fm->failure());
+}
+
+// A service the core has never heard of plugs in through the registry alone: ECHO
+// (tests/fw/msg_system_probe.c) takes a body through the body hook and answers
+// through the reply hooks; the bytes come back reversed, and every hook runs once
+// per message.
+BOOST_AUTO_TEST_CASE(a_system_type_plugs_in_through_the_registry) {
+    auto fm = make_machine();
+    std::vector<probe_counts_t> counts(fm->node_count(), probe_counts_t{});
+    int bad = 0, echoed = 0;
+    for (unsigned i = 0; i < fm->node_count(); ++i) {
+        fm->spawn(
+            i,
+            [&, i](hal_t *h) {
+                fw_msg_t *m = probe_msg_init(h, PROBE_ECHO_TYPE, &counts[i]);
+                std::vector<unsigned> nodes;
+                for (unsigned k = 0; k < fw_msg_node_count(m); ++k) {
+                    nodes.push_back(k);
+                }
+                fw_msg_barrier_t *all =
+                    fw_msg_barrier_create(m, 0, nodes.data(), static_cast<unsigned>(nodes.size()));
+                fw_msg_barrier_wait(m, all);
+                if (i == 0) {
+                    auto *out = static_cast<uint8_t *>(hal_mem_alloc(h, PROBE_ECHO_MAX, 8));
+                    auto *back = static_cast<uint8_t *>(hal_mem_alloc(h, PROBE_ECHO_MAX, 8));
+                    for (uint32_t size : {1u, 5u, 8192u}) {
+                        fill(out, size, size);
+                        if (probe_echo(m, 1, out, size, back) != FW_MSG_OK) {
+                            ++bad;
+                        }
+                        for (uint32_t k = 0; k < size; ++k) {
+                            bad += back[k] != out[size - 1 - k];
+                        }
+                        ++echoed;
+                    }
+                }
+                fw_msg_barrier_wait(m, all);
+            },
+            "echo");
+    }
+    BOOST_TEST_REQUIRE(fm->run(), fm->failure());
+    BOOST_TEST(bad == 0);
+    BOOST_TEST(echoed == 3);
+    BOOST_TEST(counts[1].headers == 3u);
+    BOOST_TEST(counts[1].bodies == 3u);
+    BOOST_TEST(counts[0].replies == 3u);
+    BOOST_TEST(counts[0].reply_dones == 3u);
+    BOOST_TEST(counts[0].headers == 0u);
+    BOOST_TEST(counts[1].replies == 0u);
+}
+
+// A system type must lie between the core's own types and the user types, and
+// a type is registered once (queued batches already hold QPUT).
+BOOST_AUTO_TEST_CASE(a_system_type_outside_its_range_or_taken_fails_the_run) {
+    struct Case {
+        unsigned type;
+        const char *message;
+    };
+    for (const Case &c : {Case{FW_MSG_TYPE_USER, "system message types are 4..15, not 16"},
+                          Case{FW_MSG_REPLY, "system message types are 4..15, not 3"},
+                          Case{FW_MSG_QPUT, "message type 4 registered twice"}}) {
+        auto fm = make_machine();
+        probe_counts_t counts{};
+        fm->spawn(
+            0, [&](hal_t *h) { (void)probe_msg_init(h, c.type, &counts); }, "register");
+        BOOST_TEST(!fm->run());
+        BOOST_TEST(fm->failure().find(c.message) != std::string::npos, fm->failure());
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
