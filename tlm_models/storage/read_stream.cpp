@@ -10,7 +10,7 @@ namespace starfish::storage {
 
 ReadStream::ReadStream(const DiskParams &params, const DiskMechanics &mechanics, std::string owner)
     : params_(params), mech_(mechanics), owner_(std::move(owner)),
-      anchor_(mechanics, true) {}
+      anchor_(mechanics, params.stream_anchor) {}
 
 uint32_t ReadStream::capacity_sectors() const {
     return std::max<uint32_t>(1, params_.cache_bytes / params_.cache_segments / HW_SECTOR_BYTES);

@@ -2,12 +2,12 @@
 // Where a read stream's current run is on the media: the first sector not yet read
 // at a given time, and the slot at which the run is done through a given sector.
 //
-// Speed: a run is computed sector by sector across tracks from its start, which for
-// a long stream is a walk over every track it has read. The movable anchor keeps a
-// sector of the run and the slot where it starts, moved forward as the run
-// progresses, and computes from there instead. It is an exact speed-up (any sector
-// of a run determines the rest): with it off the same values come from the run's
-// first sector, the straightforward way.
+// Speed (speed.disk_stream_anchor): a run is computed sector by sector across
+// tracks from its start, which for a long stream is a walk over every track it has
+// read. The movable anchor keeps a sector of the run and the slot where it starts,
+// moved forward as the run progresses, and computes from there instead. It is an
+// exact speed-up (any sector of a run determines the rest): with it off the same
+// values come from the run's first sector, the straightforward way.
 
 #include "tlm_models/storage/disk_mechanics.h"
 
