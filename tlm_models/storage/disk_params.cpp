@@ -86,6 +86,13 @@ void declare_disk_params(config::Registry &reg) {
                 "a WRITE takes at most this much data per bus connection, and reconnects when "
                 "the cache has room for the next such burst",
                 "given: docs/reference.md §3 (64 KB write fence, medium confidence)");
+    reg.add_bool("speed.disk_stream_anchor", true,
+                 "compute a drive's read-stream media position from a sector moved forward as "
+                 "the stream progresses, not from the stream's first sector (long streams are "
+                 "not walked track by track from their start); an exact speed-up: results are "
+                 "identical either way",
+                 "exact: a host speed-up only; off gives the same results "
+                 "(tests/disk/test_disk_stream_anchor.cpp)");
     reg.add_check([](const config::Config &cfg) -> std::string {
         double sectors = static_cast<double>(cfg.get_int("disk.cylinders")) *
                          static_cast<double>(cfg.get_int("disk.heads")) *
@@ -136,6 +143,7 @@ DiskParams DiskParams::from(const config::Config &cfg) {
     p.write_behind_bytes = static_cast<uint64_t>(cfg.get_int("disk.write_behind_kb")) * 1024u;
     p.read_fence_bytes = static_cast<uint32_t>(cfg.get_int("disk.read_fence_kb") * 1024);
     p.write_fence_bytes = static_cast<uint32_t>(cfg.get_int("disk.write_fence_kb") * 1024);
+    p.stream_anchor = cfg.get_bool("speed.disk_stream_anchor");
     return p;
 }
 

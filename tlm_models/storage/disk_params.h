@@ -34,6 +34,9 @@ struct DiskParams {
     uint64_t write_behind_bytes = 0;            // disk.write_behind_kb
     uint32_t read_fence_bytes = 0;
     uint32_t write_fence_bytes = 0;
+    // Host speed-up (speed.disk_stream_anchor): the read stream's movable anchor
+    // (stream_anchor.h). Exact: off gives the same results, only slower.
+    bool stream_anchor = true;
 
     static DiskParams from(const config::Config &cfg);
 };

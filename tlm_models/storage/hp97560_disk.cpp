@@ -8,35 +8,17 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 namespace starfish::storage {
-
-// ---- statistics -------------------------------------------------------------------
-
-nlohmann::json DiskStats::to_json() const {
-    return nlohmann::json{{"requests", requests},
-                          {"reads", reads},
-                          {"writes", writes},
-                          {"prefetches", prefetches},
-                          {"other_commands", other_commands},
-                          {"check_conditions", check_conditions},
-                          {"bytes_read", bytes_read},
-                          {"bytes_written", bytes_written},
-                          {"seeks", seeks},
-                          {"movements", movements},
-                          {"cache_hits", cache_hits},
-                          {"media_sectors_read", media_sectors_read},
-                          {"media_sectors_written", media_sectors_written},
-                          {"busy_s", busy_ps * 1e-12},
-                          {"positioning_s", positioning_ps * 1e-12}};
-}
 
 // ---- the drive ----------------------------------------------------------------------
 
 Hp97560Disk::Hp97560Disk(sc_core::sc_module_name name, const DiskParams &params, ScsiBus &bus,
                          uint32_t global_id, uint64_t seed, uint64_t trial)
-    : sc_core::sc_module(name), params_(params), geom_(params), bus_(bus),
+    : sc_core::sc_module(name), params_(params), mech_(params_), geom_(mech_.geometry()),
+      stream_(params_, mech_, this->name()), writes_(params_, mech_), bus_(bus),
       target_id_(bus.attach_target(this)), overhead_ps_(ms_to_ps(params.controller_overhead_ms)),
       read_fence_sectors_(std::max<uint32_t>(1, params.read_fence_bytes / HW_SECTOR_BYTES)),
       write_fence_sectors_(std::max<uint32_t>(1, params.write_fence_bytes / HW_SECTOR_BYTES)) {
@@ -44,7 +26,7 @@ Hp97560Disk::Hp97560Disk(sc_core::sc_module_name name, const DiskParams &params,
         throw std::invalid_argument(std::string(this->name()) + ": disk.sector_bytes must be 512");
     }
     // A fence larger than what the cache can hold would never be reached.
-    read_fence_sectors_ = std::min(read_fence_sectors_, stream_capacity_sectors());
+    read_fence_sectors_ = std::min(read_fence_sectors_, stream_.capacity_sectors());
     write_fence_sectors_ =
         std::min(write_fence_sectors_, std::max<uint32_t>(1, params.cache_bytes / HW_SECTOR_BYTES));
     set_identity(global_id, seed, trial);
@@ -68,264 +50,74 @@ void Hp97560Disk::set_faults(const DiskFaultParams &params, uint64_t seed, uint6
 }
 
 void Hp97560Disk::set_phase_ps(uint64_t phase_ps) {
-    clock_ = RotationClock(geom_.revolution_ps(), geom_.sectors_per_track(), phase_ps);
+    mech_.set_phase_ps(phase_ps);
 }
 
 // ---- data -----------------------------------------------------------------------------
 
 void Hp97560Disk::read_sectors(uint32_t lba, uint32_t count, uint8_t *out) const {
-    for (uint32_t i = 0; i < count; ++i, out += HW_SECTOR_BYTES) {
-        uint32_t s = lba + i;
-        auto it = pages_.find(s / kPageSectors);
-        uint32_t k = s % kPageSectors;
-        if (it != pages_.end() && (it->second->written >> k & 1u)) {
-            std::memcpy(out, it->second->bytes.data() + k * HW_SECTOR_BYTES, HW_SECTOR_BYTES);
-        } else {
-            hw_disk_fill_sector(global_id_, s, out);
-        }
-    }
+    media_.read(lba, count, out, global_id_);
 }
 
 void Hp97560Disk::write_sectors(uint32_t lba, uint32_t count, const uint8_t *in) {
-    for (uint32_t i = 0; i < count; ++i, in += HW_SECTOR_BYTES) {
-        uint32_t s = lba + i;
-        auto &page = pages_[s / kPageSectors];
-        if (!page) {
-            page = std::make_unique<Page>();
-        }
-        uint32_t k = s % kPageSectors;
-        std::memcpy(page->bytes.data() + k * HW_SECTOR_BYTES, in, HW_SECTOR_BYTES);
-        page->written = static_cast<uint16_t>(page->written | (1u << k));
-    }
+    media_.write(lba, count, in);
 }
 
 uint64_t Hp97560Disk::written_sectors() const {
-    uint64_t n = 0;
-    for (const auto &[index, page] : pages_) {
-        n += static_cast<uint64_t>(__builtin_popcount(page->written));
-    }
-    return n;
+    return media_.written_sectors();
 }
 
-// ---- stream mechanics -----------------------------------------------------------------
-
-uint64_t Hp97560Disk::run_end_slot(uint32_t lba, uint64_t u, uint32_t sectors) const {
-    const uint32_t spt = geom_.sectors_per_track();
-    for (;;) {
-        uint32_t on_track = spt - lba % spt;
-        if (sectors <= on_track) {
-            return u + sectors;
-        }
-        u += on_track;
-        sectors -= on_track;
-        uint32_t track = lba / spt;
-        lba += on_track;
-        // Skew gap to the next track's first sector; whole revolutions more when the
-        // head switch or seek does not fit in it.
-        uint64_t gap = geom_.skew_slots(track);
-        uint64_t need = geom_.switch_ps(track, track + 1);
-        while (static_cast<uint64_t>(clock_.slot_time(u + gap) - clock_.slot_time(u)) < need) {
-            gap += spt;
-        }
-        u += gap;
-    }
-}
-
-uint32_t Hp97560Disk::run_sectors_by(uint32_t lba, uint64_t u, uint32_t max_sectors,
-                                     uint64_t t) const {
-    if (max_sectors == 0 || clock_.slot_time(u) > static_cast<int64_t>(t)) {
-        return 0;
-    }
-    const uint32_t spt = geom_.sectors_per_track();
-    uint64_t last = clock_.last_slot_at_or_before(static_cast<int64_t>(t));
-    uint32_t done = 0;
-    for (;;) {
-        uint32_t on_track = std::min(spt - lba % spt, max_sectors - done);
-        if (last < u + on_track) {
-            return done + static_cast<uint32_t>(last - u);
-        }
-        done += on_track;
-        if (done == max_sectors) {
-            return done;
-        }
-        u += on_track;
-        uint32_t track = lba / spt;
-        lba += on_track;
-        uint64_t gap = geom_.skew_slots(track);
-        uint64_t need = geom_.switch_ps(track, track + 1);
-        while (static_cast<uint64_t>(clock_.slot_time(u + gap) - clock_.slot_time(u)) < need) {
-            gap += spt;
-        }
-        u += gap;
-        if (last < u) {
-            return done; // in the gap, switching tracks
-        }
-    }
-}
-
-uint32_t Hp97560Disk::stream_capacity_sectors() const {
-    return std::max<uint32_t>(1, params_.cache_bytes / params_.cache_segments / HW_SECTOR_BYTES);
-}
-
-void Hp97560Disk::advance_anchor(uint32_t lba) const {
-    // Keep the anchor within a couple of tracks behind `lba`, on the second sector
-    // of a track (its start slot is the end slot of the sector before it).
-    const uint32_t spt = geom_.sectors_per_track();
-    if (lba < anchor_lba_ + 3 * spt || spt < 2) {
-        return;
-    }
-    uint32_t target = (lba / spt - 1) * spt + 1;
-    if (target <= anchor_lba_) {
-        return;
-    }
-    anchor_u_ = run_end_slot(anchor_lba_, anchor_u_, target - anchor_lba_);
-    anchor_lba_ = target;
-}
-
-uint32_t Hp97560Disk::stream_hi(uint64_t t) const {
-    const Stream &s = stream_;
-    uint64_t until = std::min(t, s.abort_at);
-    if (clock_.slot_time(anchor_u_) <= static_cast<int64_t>(until)) {
-        uint32_t hi =
-            anchor_lba_ + run_sectors_by(anchor_lba_, anchor_u_, s.limit - anchor_lba_, until);
-        advance_anchor(hi);
-        return hi;
-    }
-    return s.lba0 + run_sectors_by(s.lba0, s.u0, s.limit - s.lba0, until);
-}
-
-uint64_t Hp97560Disk::stream_natural_end() const {
-    const Stream &s = stream_;
-    return static_cast<uint64_t>(
-        clock_.slot_time(run_end_slot(anchor_lba_, anchor_u_, s.limit - anchor_lba_)));
-}
-
-uint64_t Hp97560Disk::stream_free_at() const {
-    const Stream &s = stream_;
-    uint64_t end = stream_natural_end();
-    if (s.abort_at < end) {
-        if (s.abort_at <= s.pos_start) {
-            return s.before.free_at; // the arm never moved for this run
-        }
-        return std::max(s.abort_at, s.ready); // a seek under way completes
-    }
-    return end;
-}
-
-uint32_t Hp97560Disk::stream_final_track() const {
-    const Stream &s = stream_;
-    if (s.abort_at <= s.pos_start) {
-        return s.before.track;
-    }
-    uint64_t end = std::min(s.abort_at, stream_natural_end());
-    uint32_t hi = stream_hi(end);
-    return geom_.track_of(hi > s.lba0 ? hi - 1 : s.lba0);
-}
-
-Hp97560Disk::Window Hp97560Disk::stream_window(uint64_t t) const {
-    uint32_t hi = stream_hi(t);
-    uint32_t cap = stream_capacity_sectors();
-    uint32_t lo = std::max(stream_.first, hi > cap ? hi - cap : 0u);
-    if (params_.cache_keeps_only_ahead) {
-        lo = std::max(lo, stream_.consumed); // the host's reads released what lies before
-    }
-    return Window{std::min(lo, hi), hi};
-}
-
-uint64_t Hp97560Disk::stream_reach_time(uint32_t end_lba) const {
-    const Stream &s = stream_;
-    if (end_lba <= s.lba0) {
-        return 0;
-    }
-    if (end_lba > s.limit) {
-        throw std::logic_error(std::string(name()) + ": read stream cannot reach the request");
-    }
-    return stream_run_end(end_lba);
-}
-
-uint64_t Hp97560Disk::stream_run_end(uint32_t end_lba) const {
-    // From the anchor only if it lies before end_lba: observation may have moved it
-    // further ahead, and no result may depend on where it is.
-    const Stream &s = stream_;
-    if (end_lba > anchor_lba_) {
-        return static_cast<uint64_t>(
-            clock_.slot_time(run_end_slot(anchor_lba_, anchor_u_, end_lba - anchor_lba_)));
-    }
-    return static_cast<uint64_t>(clock_.slot_time(run_end_slot(s.lba0, s.u0, end_lba - s.lba0)));
-}
+// ---- driving the parts -----------------------------------------------------------------
 
 void Hp97560Disk::account_stream_busy(uint64_t until) {
     // Adds the current run (up to `until`) to the statistics and the media log.
-    Stream &s = stream_;
-    uint64_t end = std::min({until, s.abort_at, stream_natural_end()});
-    if (s.abort_at <= s.pos_start && s.abort_at <= until) {
+    ReadStream::Usage used = stream_.usage_until(until);
+    if (!used.counted) {
         return;
     }
-    uint64_t busy_end = std::max(end, std::min(s.ready, until));
-    uint32_t hi = stream_hi(end);
-    if (busy_end > s.pos_start) {
-        stats_.busy_ps += busy_end - s.pos_start;
-    }
-    stats_.media_sectors_read += hi - s.lba0;
+    stats_.busy_ps += used.busy_ps;
+    stats_.media_sectors_read += used.sectors;
     if (media_log_on_) {
-        media_log_.push_back(MediaOp{false, s.lba0, hi - s.lba0, s.pos_start,
-                                     static_cast<uint64_t>(clock_.slot_time(s.u0)), end});
+        media_log_.push_back(used.op);
     }
 }
 
 void Hp97560Disk::stop_stream(uint64_t now) {
-    if (stream_.valid && stream_.abort_at == kNever && stream_natural_end() > now) {
-        stream_.abort_at = now;
-    }
+    stream_.stop(now);
 }
 
 void Hp97560Disk::retire_stream(uint64_t now) {
-    if (!stream_.valid) {
+    if (!stream_.valid()) {
         return;
     }
-    stop_stream(now);
+    stream_.stop(now);
     if (stream_is_last_) {
         idle_plan_ = plan();
     }
     account_stream_busy(kNever);
-    Window w = stream_window(now);
-    if (w.hi > w.lo) {
-        segments_.push_back(w);
-    }
-    stream_.valid = false;
+    stream_.retire(now);
     stream_is_last_ = false;
 }
 
-Hp97560Disk::MechPlan Hp97560Disk::plan() const {
-    if (stream_.valid && stream_is_last_) {
-        if (stream_.abort_at <= stream_.pos_start) {
-            return stream_.before;
-        }
-        uint64_t end = std::min(stream_.abort_at, stream_natural_end());
-        return MechPlan{stream_free_at(), stream_final_track(), stream_hi(end)};
+MechPlan Hp97560Disk::plan() const {
+    if (stream_.valid() && stream_is_last_) {
+        return stream_.plan_after();
     }
     if (!writes_.empty()) {
-        const WriteJob &w = writes_.back();
-        uint32_t next = w.lba + w.sectors;
-        return MechPlan{w.end, geom_.track_of(next - 1), next};
+        return writes_.plan_after();
     }
     return idle_plan_;
 }
 
-Hp97560Disk::Positioning Hp97560Disk::position_from(const MechPlan &p, uint32_t lba,
-                                                    uint64_t earliest, bool count_stats) {
-    Positioning pos;
-    pos.start = std::max(earliest, p.free_at);
-    pos.from_track = p.track;
-    uint32_t to = geom_.track_of(lba);
-    pos.ready = pos.start + geom_.switch_ps(p.track, to);
-    uint64_t u = clock_.first_slot_at_or_after(static_cast<int64_t>(pos.ready));
-    pos.u0 = clock_.next_slot_with_index(u, geom_.physical_slot(lba));
+Positioning Hp97560Disk::position_from(const MechPlan &p, uint32_t lba, uint64_t earliest,
+                                       bool count_stats) {
+    Positioning pos = mech_.position(p, lba, earliest);
     // A transfer that continues the previous one without a pause is not a new access.
     bool continuation = lba == p.next_lba && pos.start == p.free_at;
     if (count_stats && !continuation) {
+        uint32_t to = geom_.track_of(lba);
         uint32_t c0 = geom_.cylinder_of_track(p.track), c1 = geom_.cylinder_of_track(to);
-        uint64_t first_sector = static_cast<uint64_t>(clock_.slot_time(pos.u0));
+        uint64_t first_sector = mech_.slot_time(pos.u0);
         bool seek = c0 != c1;
         bool wait = first_sector > pos.ready;
         stats_.seeks += seek;
@@ -346,76 +138,32 @@ Hp97560Disk::Positioning Hp97560Disk::position_from(const MechPlan &p, uint32_t 
 void Hp97560Disk::start_stream(uint32_t first, uint32_t lba0, uint32_t consumed,
                                uint64_t earliest) {
     retire_stream(sc_core::sc_time_stamp().value());
-    while (segments_.size() + 1 > params_.cache_segments) {
-        segments_.pop_front(); // the least recently filled segment is reused
-    }
+    stream_.make_room_for_new_segment();
     MechPlan before = plan();
     Positioning pos = position_from(before, lba0, earliest, true);
-    Stream &s = stream_;
-    s = Stream{};
-    s.valid = true;
-    s.before = before;
-    s.first = first;
-    s.consumed = consumed;
-    s.lba0 = lba0;
-    s.pos_start = pos.start;
-    s.ready = pos.ready;
-    s.u0 = pos.u0;
-    s.from_track = pos.from_track;
-    uint32_t stop = params_.readahead ? geom_.capacity() : stop_lba_;
-    s.limit = static_cast<uint32_t>(
-        std::min<uint64_t>(stop, static_cast<uint64_t>(consumed) + stream_capacity_sectors()));
-    s.limit = std::max(s.limit, lba0 + 1);
-    reset_anchor();
+    stream_.start(before, pos, first, lba0, consumed);
     stream_is_last_ = true;
 }
 
 void Hp97560Disk::set_consumed(uint32_t consumed, uint64_t now) {
-    Stream &s = stream_;
-    if (!s.valid || s.abort_at != kNever) {
+    ReadStream::Resume resume = stream_.consume(consumed, now);
+    if (!resume.needed) {
         return;
     }
-    s.consumed = std::max(s.consumed, consumed);
-    uint32_t stop = params_.readahead ? geom_.capacity() : std::max(s.limit, stop_lba_);
-    uint32_t limit = static_cast<uint32_t>(
-        std::min<uint64_t>(stop, static_cast<uint64_t>(s.consumed) + stream_capacity_sectors()));
-    uint64_t end = stream_natural_end();
-    if (end <= now) {
-        // The run stopped (segment full, or the end of the request without
-        // read-ahead): resume from where it stopped if there is room now. The arm
-        // stayed on the track, so this costs a rotational wait.
-        if (limit > s.limit) {
-            account_stream_busy(kNever);
-            MechPlan stopped{end, stream_final_track(), s.limit};
-            Positioning pos = position_from(stopped, s.limit, now, true);
-            s.before = stopped;
-            s.lba0 = s.limit;
-            s.pos_start = pos.start;
-            s.ready = pos.ready;
-            s.u0 = pos.u0;
-            s.from_track = pos.from_track;
-            s.limit = limit;
-            reset_anchor();
-        }
-        return;
-    }
-    s.limit = std::max({limit, stream_hi(now), s.lba0 + 1});
+    // The run had stopped and has room again: it goes on from where it stopped.
+    account_stream_busy(kNever);
+    uint32_t stopped_at_lba = stream_.run().limit;
+    MechPlan stopped{resume.stopped_at, stream_.final_track(), stopped_at_lba};
+    Positioning pos = position_from(stopped, stopped_at_lba, now, true);
+    stream_.resume(stopped, pos, resume.limit);
 }
 
 void Hp97560Disk::enqueue_write(uint32_t lba, uint32_t sectors, uint64_t now) {
-    if (stream_.valid && stream_is_last_) {
+    if (stream_.valid() && stream_is_last_) {
         stop_stream(now);
     }
     Positioning pos = position_for(lba, now, true);
-    WriteJob job;
-    job.lba = lba;
-    job.sectors = sectors;
-    job.start = pos.start;
-    job.ready = pos.ready;
-    job.data = static_cast<uint64_t>(clock_.slot_time(pos.u0));
-    job.end = static_cast<uint64_t>(clock_.slot_time(run_end_slot(lba, pos.u0, sectors)));
-    job.from_track = pos.from_track;
-    writes_.push_back(job);
+    const WriteJob &job = writes_.add(lba, sectors, pos);
     stream_is_last_ = false;
     stats_.busy_ps += job.end - job.start;
     stats_.media_sectors_written += sectors;
@@ -424,66 +172,12 @@ void Hp97560Disk::enqueue_write(uint32_t lba, uint32_t sectors, uint64_t now) {
     }
 }
 
-uint64_t Hp97560Disk::writes_done_at() const {
-    return writes_.empty() ? 0 : writes_.back().end;
-}
-
-uint64_t Hp97560Disk::earlier_writes_room_at(uint32_t own_jobs, uint64_t now) const {
-    // writes_ is in media order and this command's jobs are the last own_jobs (or
-    // fewer, if some already finished, and then every earlier one did too).
-    size_t earlier = writes_.size() > own_jobs ? writes_.size() - own_jobs : 0;
-    uint64_t dirty = 0;
-    for (size_t i = 0; i < earlier; ++i) {
-        if (writes_[i].end > now) {
-            dirty += static_cast<uint64_t>(writes_[i].sectors) * HW_SECTOR_BYTES;
-        }
-    }
-    for (size_t i = 0; i < earlier && dirty > params_.write_behind_bytes; ++i) {
-        if (writes_[i].end <= now) {
-            continue;
-        }
-        dirty -= static_cast<uint64_t>(writes_[i].sectors) * HW_SECTOR_BYTES;
-        if (dirty <= params_.write_behind_bytes) {
-            return writes_[i].end;
-        }
-    }
-    return now;
-}
-
-uint64_t Hp97560Disk::room_time(uint32_t bytes, uint64_t now) const {
-    uint64_t dirty = 0;
-    for (const auto &w : writes_) {
-        if (w.end > now) {
-            dirty += static_cast<uint64_t>(w.sectors) * HW_SECTOR_BYTES;
-        }
-    }
-    if (dirty + bytes <= params_.cache_bytes) {
-        return now;
-    }
-    for (const auto &w : writes_) {
-        if (w.end <= now) {
-            continue;
-        }
-        dirty -= static_cast<uint64_t>(w.sectors) * HW_SECTOR_BYTES;
-        if (dirty + bytes <= params_.cache_bytes) {
-            return w.end;
-        }
-    }
-    return writes_done_at();
-}
-
 uint32_t Hp97560Disk::first_uncovered(uint32_t s, uint32_t e, uint64_t now) const {
     // Jumps over the cached intervals that contain m: the stream's segment, the
     // segments of earlier streams and data of writes not yet on the media.
-    std::vector<Window> cached(segments_.begin(), segments_.end());
-    if (stream_.valid) {
-        cached.push_back(stream_window(now));
-    }
-    for (const auto &w : writes_) {
-        if (w.end > now) {
-            cached.push_back(Window{w.lba, w.lba + w.sectors});
-        }
-    }
+    std::vector<SectorWindow> cached;
+    stream_.append_cached(now, cached);
+    writes_.append_pending(now, cached);
     uint32_t m = s;
     for (bool moved = true; moved && m < e;) {
         moved = false;
@@ -510,36 +204,30 @@ void Hp97560Disk::classify_read(uint32_t s, uint32_t e, uint64_t now, uint64_t o
                         " cached=" + std::to_string(m - s));
     }
     if (!params_.readahead) {
-        stop_lba_ = e;
+        stream_.set_stop_lba(e);
     }
     if (m == e) {
         ++stats_.cache_hits;
-        if (stream_.valid && stream_.abort_at == kNever) {
+        if (stream_.flowing()) {
             // Consuming the stream's data makes room for more read-ahead.
-            Window w = stream_window(now);
+            SectorWindow w = stream_.window(now);
             cmd_uses_stream_ = s >= w.lo && s < w.hi;
         }
         return;
     }
     const uint32_t spt = geom_.sectors_per_track();
-    Stream &st = stream_;
-    if (st.valid && st.abort_at == kNever) {
-        uint32_t hi = stream_hi(now);
-        uint64_t end = stream_natural_end();
+    if (stream_.flowing()) {
+        const ReadStream::Run &st = stream_.run();
+        uint32_t hi = stream_.hi(now);
+        uint64_t end = stream_.natural_end();
         bool running = end > now;
         bool hit = false;
         if (m == hi) {
             hit = true; // next sector of the stream (running, heading there, or full)
         } else if (running && m > hi && m - hi <= 2 * spt && now >= st.ready) {
             // Continue reading through the gap if that reaches m before repositioning
-            // would (the stream's run may reach past its limit here).
-            uint64_t t_stream = stream_run_end(m + 1);
-            uint32_t track = geom_.track_of(hi > st.lba0 ? hi - 1 : st.lba0);
-            uint64_t ready =
-                std::max(overhead_end, now) + geom_.switch_ps(track, geom_.track_of(m));
-            uint64_t u = clock_.next_slot_with_index(
-                clock_.first_slot_at_or_after(static_cast<int64_t>(ready)), geom_.physical_slot(m));
-            hit = t_stream <= static_cast<uint64_t>(clock_.slot_time(u + 1));
+            // would.
+            hit = stream_.reaches_before_repositioning(m, hi, now, overhead_end);
         }
         if (hit) {
             if (running) {
@@ -716,13 +404,13 @@ void Hp97560Disk::after_overhead(uint64_t now) {
             cmd_.ready_at = now;
         } else {
             // A prefetch larger than a cache segment completes once the segment is full.
-            uint32_t reach = std::min(e, stream_.limit);
-            cmd_.ready_at = std::max(now, stream_reach_time(reach));
+            uint32_t reach = std::min(e, stream_.run().limit);
+            cmd_.ready_at = std::max(now, stream_.reach_time(reach));
         }
         break;
     }
     default: // SYNCHRONIZE CACHE
-        cmd_.ready_at = std::max(now, writes_done_at());
+        cmd_.ready_at = std::max(now, writes_.done_at());
         break;
     }
     cmd_.state = CmdState::Waiting;
@@ -732,14 +420,14 @@ void Hp97560Disk::schedule_next_burst(uint64_t now) {
     uint32_t start = cmd_.lba + cmd_.done;
     if (cmd_.opcode == HW_SCSI_OP_WRITE10) {
         cmd_.burst = std::min(write_fence_sectors_, cmd_.blocks - cmd_.done);
-        cmd_.ready_at = room_time(cmd_.burst * HW_SECTOR_BYTES, now);
+        cmd_.ready_at = writes_.room_time(cmd_.burst * HW_SECTOR_BYTES, now);
     } else {
         uint32_t need = std::min(read_fence_sectors_, cmd_.blocks - cmd_.done);
         uint32_t end = start + need;
         if (end <= cmd_.pinned_end) {
             cmd_.ready_at = now;
         } else {
-            cmd_.ready_at = std::max(now, stream_reach_time(end));
+            cmd_.ready_at = std::max(now, stream_.reach_time(end));
         }
     }
     cmd_.state = CmdState::Waiting;
@@ -753,7 +441,7 @@ ScsiBusStep Hp97560Disk::bus_granted(uint32_t, uint64_t now) {
     if (cmd_.opcode == HW_SCSI_OP_READ10) {
         uint32_t start = cmd_.lba + cmd_.done, e = cmd_.lba + cmd_.blocks;
         uint32_t avail =
-            cmd_.pinned_end >= e ? e : std::min(e, std::max(cmd_.pinned_end, stream_hi(now)));
+            cmd_.pinned_end >= e ? e : std::min(e, std::max(cmd_.pinned_end, stream_.hi(now)));
         if (avail <= start) {
             throw std::logic_error(std::string(name()) + ": reselected with no data to send");
         }
@@ -819,8 +507,8 @@ ScsiBusStep Hp97560Disk::bus_phase_done(uint32_t, uint64_t now) {
         stats_.bytes_written += bytes;
         if (cmd_.done == cmd_.blocks) {
             uint64_t report_at = params_.immediate_report
-                                     ? earlier_writes_room_at(cmd_.write_jobs, now)
-                                     : writes_done_at();
+                                     ? writes_.earlier_writes_room_at(cmd_.write_jobs, now)
+                                     : writes_.done_at();
             if (report_at <= now) {
                 ScsiResult r;
                 r.transferred = cmd_.done * HW_SECTOR_BYTES;
@@ -866,12 +554,9 @@ ScsiBusStep Hp97560Disk::bus_phase_done(uint32_t, uint64_t now) {
 // ---- scheduling --------------------------------------------------------------------------
 
 void Hp97560Disk::prune_writes(uint64_t now) {
-    while (!writes_.empty() && writes_.front().end <= now) {
-        const WriteJob &w = writes_.front();
-        if (writes_.size() == 1 && !(stream_.valid && stream_is_last_)) {
-            idle_plan_ = MechPlan{w.end, geom_.track_of(w.lba + w.sectors - 1), w.lba + w.sectors};
-        }
-        writes_.pop_front();
+    std::optional<MechPlan> after_last = writes_.prune(now);
+    if (after_last && !(stream_.valid() && stream_is_last_)) {
+        idle_plan_ = *after_last;
     }
 }
 
@@ -916,42 +601,28 @@ void Hp97560Disk::on_wake() {
 DiskStats Hp97560Disk::stats() const {
     uint64_t now = sc_core::sc_time_stamp().value();
     DiskStats s = stats_;
-    for (const auto &w : writes_) {
+    for (const auto &w : writes_.jobs()) {
         if (w.end > now) {
             s.busy_ps -= w.end - std::max(w.start, now);
             s.media_sectors_written -= w.sectors; // not on the media yet
         }
     }
-    if (stream_.valid) {
-        const Stream &st = stream_;
-        uint64_t end = std::min({now, st.abort_at, stream_natural_end()});
-        if (!(st.abort_at <= st.pos_start)) {
-            uint64_t busy_end = std::max(end, std::min(st.ready, now));
-            if (busy_end > st.pos_start) {
-                s.busy_ps += busy_end - st.pos_start;
-            }
-            s.media_sectors_read += stream_hi(end) - st.lba0;
-        }
+    if (stream_.valid() && !stream_.never_moved()) {
+        ReadStream::Usage used = stream_.usage_until(now);
+        s.busy_ps += used.busy_ps;
+        s.media_sectors_read += used.sectors;
     }
     return s;
 }
 
 uint64_t Hp97560Disk::pending_write_sectors() const {
-    uint64_t now = sc_core::sc_time_stamp().value(), n = 0;
-    for (const auto &w : writes_) {
-        if (w.end > now) {
-            n += w.sectors;
-        }
-    }
-    return n;
+    return writes_.pending_sectors(sc_core::sc_time_stamp().value());
 }
 
 std::vector<MediaOp> Hp97560Disk::media_log() const {
     std::vector<MediaOp> log = media_log_;
-    if (media_log_on_ && stream_.valid && !(stream_.abort_at <= stream_.pos_start)) {
-        uint64_t end = std::min(stream_.abort_at, stream_natural_end());
-        log.push_back(MediaOp{false, stream_.lba0, stream_hi(end) - stream_.lba0, stream_.pos_start,
-                              static_cast<uint64_t>(clock_.slot_time(stream_.u0)), end});
+    if (media_log_on_ && stream_.valid() && !stream_.never_moved()) {
+        log.push_back(stream_.usage_until(kNever).op);
     }
     std::stable_sort(log.begin(), log.end(),
                      [](const MediaOp &a, const MediaOp &b) { return a.start_ps < b.start_ps; });
@@ -992,20 +663,20 @@ Hp97560Disk::MechState Hp97560Disk::mech_state_at(uint64_t now, uint32_t &track)
         return true;
     };
     bool found = false;
-    for (const auto &w : writes_) {
+    for (const auto &w : writes_.jobs()) {
         if (phase_of(w.start, w.ready, w.data, w.end, w.from_track, geom_.track_of(w.lba),
                      MechState::Write)) {
             found = true;
             break;
         }
     }
-    if (!found && stream_.valid && !(stream_.abort_at <= stream_.pos_start)) {
-        uint64_t end = stream_free_at();
-        uint32_t hi = stream_hi(now);
-        uint32_t reading = geom_.track_of(hi > stream_.lba0 ? hi - 1 : stream_.lba0);
-        phase_of(stream_.pos_start, stream_.ready,
-                 static_cast<uint64_t>(clock_.slot_time(stream_.u0)), end, stream_.from_track,
-                 reading, MechState::Read);
+    if (!found && stream_.valid() && !stream_.never_moved()) {
+        const ReadStream::Run &run = stream_.run();
+        uint64_t end = stream_.free_at();
+        uint32_t hi = stream_.hi(now);
+        uint32_t reading = geom_.track_of(hi > run.lba0 ? hi - 1 : run.lba0);
+        phase_of(run.pos_start, run.ready, mech_.slot_time(run.u0), end, run.from_track, reading,
+                 MechState::Read);
     }
     return state;
 }
@@ -1017,24 +688,25 @@ uint64_t Hp97560Disk::next_mech_transition(uint64_t now) const {
             next = t;
         }
     };
-    for (const auto &w : writes_) {
+    for (const auto &w : writes_.jobs()) {
         consider(w.start);
         consider(w.ready);
         consider(w.data);
         consider(w.end);
     }
-    if (stream_.valid && !(stream_.abort_at <= stream_.pos_start)) {
-        consider(stream_.pos_start);
-        consider(stream_.ready);
-        consider(static_cast<uint64_t>(clock_.slot_time(stream_.u0)));
-        consider(stream_free_at());
+    if (stream_.valid() && !stream_.never_moved()) {
+        const ReadStream::Run &run = stream_.run();
+        consider(run.pos_start);
+        consider(run.ready);
+        consider(mech_.slot_time(run.u0));
+        consider(stream_.free_at());
         // Track changes while reading show as cylinder changes: wake at the next
         // track boundary of the run.
-        uint32_t hi = stream_hi(now);
+        uint32_t hi = stream_.hi(now);
         uint32_t spt = geom_.sectors_per_track();
         uint32_t boundary = (hi / spt + 1) * spt;
-        if (boundary < stream_.limit && boundary > stream_.lba0) {
-            consider(stream_reach_time(boundary));
+        if (boundary < run.limit && boundary > run.lba0) {
+            consider(stream_.reach_time(boundary));
         }
     }
     return next;
@@ -1110,21 +782,14 @@ void Hp97560Disk::observe_state(uint64_t now, MechState state, uint32_t track) {
         shown = "transfer";
         break;
     }
-    uint64_t cached = 0;
-    if (stream_.valid) {
-        Window w = stream_window(now);
-        cached += w.hi > w.lo ? w.hi - w.lo : 0;
-    }
-    for (const Window &w : segments_) {
-        cached += w.hi > w.lo ? w.hi - w.lo : 0;
-    }
+    uint64_t cached = stream_.cached_sectors(now);
     CmdState cmd = conn_ != Connection::None ? CmdState::Connected : cmd_.state;
     hub_->set_text(sig_state_, now, shown);
     hub_->set(sig_cylinder_, now, geom_.cylinder_of_track(track));
     hub_->set(sig_head_, now, track % geom_.heads());
     hub_->set_text(sig_command_, now, kCommand[static_cast<int>(cmd)]);
     hub_->set(sig_cache_, now, static_cast<int64_t>(cached));
-    hub_->set(sig_writes_, now, static_cast<int64_t>(writes_.size()));
+    hub_->set(sig_writes_, now, static_cast<int64_t>(writes_.jobs().size()));
 }
 
 void Hp97560Disk::observe_log(uint64_t at_ps, trace::Direction dir, const char *op,

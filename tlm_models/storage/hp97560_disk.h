@@ -13,57 +13,32 @@
 //
 // Real data: the drive keeps the bytes written to it (sparse, in 8 KB pages);
 // never-written sectors read as hw_disk_fill_sector(global disk id, lba).
+//
+// This module is the drive's SCSI target state machine (commands, bus phases,
+// the controller) and owns the parts it drives, in pipeline order: the mechanism
+// (disk_mechanics.h), the read stream and cache segments (read_stream.h), the
+// write-behind queue (write_behind.h) and the media contents (media_store.h).
 
 #include "tlm_models/common/trace_hub.h"
 #include "tlm_models/storage/disk_faults.h"
 #include "tlm_models/storage/disk_geometry.h"
+#include "tlm_models/storage/disk_mechanics.h"
 #include "tlm_models/storage/disk_params.h"
+#include "tlm_models/storage/disk_stats.h"
+#include "tlm_models/storage/media_store.h"
+#include "tlm_models/storage/read_stream.h"
 #include "tlm_models/storage/scsi_bus.h"
+#include "tlm_models/storage/write_behind.h"
 
-#include <nlohmann/json.hpp>
 #include <systemc>
 
-#include <array>
 #include <cstdint>
-#include <deque>
 #include <limits>
 #include <memory>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 namespace starfish::storage {
-
-struct DiskStats {
-    uint64_t requests = 0; // commands completed
-    uint64_t reads = 0;
-    uint64_t writes = 0;
-    uint64_t prefetches = 0;
-    uint64_t other_commands = 0; // TEST UNIT READY, READ CAPACITY, SYNCHRONIZE CACHE
-    uint64_t check_conditions = 0;
-    uint64_t bytes_read = 0;         // data sent to the host
-    uint64_t bytes_written = 0;      // data received from the host
-    uint64_t seeks = 0;              // positionings that moved the arm
-    uint64_t movements = 0;          // positionings with a seek or a rotational wait
-    uint64_t cache_hits = 0;         // reads/prefetches that needed no positioning
-    uint64_t media_sectors_read = 0; // including read-ahead
-    uint64_t media_sectors_written = 0;
-    uint64_t busy_ps = 0; // mechanism: seeking, rotating and transferring
-    // Seeking, switching heads and waiting for the first sector, summed over the
-    // accesses that needed it (a statistic only: read-ahead and transfers excluded).
-    uint64_t positioning_ps = 0;
-    nlohmann::json to_json() const;
-};
-
-// One media access, for tests and debugging (set_media_log).
-struct MediaOp {
-    bool write;
-    uint32_t lba;
-    uint32_t sectors;
-    uint64_t start_ps; // positioning start
-    uint64_t data_ps;  // first sector under the head
-    uint64_t end_ps;   // last sector done (for a read stream: when it stopped or will stop)
-};
 
 class Hp97560Disk : public sc_core::sc_module, public ScsiTarget {
 public:
@@ -89,7 +64,7 @@ public:
     // Overrides the initial platter angle (tests): slot 0 of cylinder 0 head 0
     // passes under the head at t = revolution - phase.
     void set_phase_ps(uint64_t phase_ps);
-    uint64_t phase_ps() const { return clock_.phase_ps(); }
+    uint64_t phase_ps() const { return mech_.phase_ps(); }
 
     uint32_t global_id() const { return global_id_; }
     unsigned target_id() const { return target_id_; }
@@ -136,37 +111,6 @@ private:
     static constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
     static constexpr uint8_t kPoisonByte = 0xe5; // what a failed sector holds (injected faults)
 
-    // The read stream: the current media pass (run) of sequential reading that
-    // serves a read and continues as read-ahead. Its progress is computed from
-    // time; it stops when it reaches `limit` (cache full, end of request without
-    // read-ahead, end of disk) or when a command needs the mechanism (abort).
-    // Where the mechanism will be after its scheduled work.
-    struct MechPlan {
-        uint64_t free_at = 0;
-        uint32_t track = 0;
-        uint32_t next_lba = 0; // sector after the last one transferred
-    };
-    struct Stream {
-        bool valid = false;
-        MechPlan before;        // the mechanism before this run (if aborted before it moved)
-        uint32_t first = 0;     // lowest LBA the stream's cache segment holds
-        uint32_t consumed = 0;  // data below this may be overwritten; limit <= consumed + capacity
-        uint32_t lba0 = 0;      // first LBA of the current run
-        uint64_t pos_start = 0; // positioning start of the run
-        uint64_t ready = 0;     // arm on the track
-        uint64_t u0 = 0;        // slot where lba0 starts
-        uint32_t limit = 0;     // the run reads [lba0, limit)
-        uint64_t abort_at = kNever;
-        uint32_t from_track = 0;
-    };
-    struct Window {
-        uint32_t lo, hi;
-    };
-    struct WriteJob {
-        uint32_t lba, sectors;
-        uint64_t start, ready, data, end;
-        uint32_t from_track;
-    };
     struct Command {
         bool active = false;
         uint8_t opcode = 0;
@@ -181,19 +125,10 @@ private:
         CmdState state = CmdState::None;
     };
     enum class Connection { None, Status, DataIn, DataOut, Message, ReadCapacity };
-    struct Page {
-        uint16_t written = 0; // bit i: sector i of the page holds host data
-        std::array<uint8_t, 16 * 512> bytes;
-    };
-    static constexpr uint32_t kPageSectors = 16;
 
     void on_wake();
     void wake_at(uint64_t t);
-    void advance(uint64_t now);
     void after_overhead(uint64_t now);
-    // Immediate report: when the unwritten data of writes queued before the current
-    // command's own_jobs is at most disk.write_behind_kb.
-    uint64_t earlier_writes_room_at(uint32_t own_jobs, uint64_t now) const;
     void schedule_next_burst(uint64_t now);
 
     ScsiBusStep reject(uint8_t asc, uint32_t info);
@@ -206,38 +141,24 @@ private:
     void classify_read(uint32_t s, uint32_t e, uint64_t now, uint64_t overhead_end,
                        uint32_t &pinned_end);
 
-    // Stream mechanics.
-    uint64_t run_end_slot(uint32_t lba0, uint64_t u0, uint32_t sectors) const;
-    uint32_t run_sectors_by(uint32_t lba0, uint64_t u0, uint32_t max_sectors, uint64_t t) const;
-    uint32_t stream_hi(uint64_t t) const; // first LBA not yet read by the stream at t
-    uint64_t stream_natural_end() const;
-    uint64_t stream_free_at() const;
-    uint32_t stream_final_track() const;
-    uint32_t stream_capacity_sectors() const;
-    Window stream_window(uint64_t t) const;
-    uint64_t stream_reach_time(uint32_t end_lba) const; // all of [.., end_lba) read
-    uint64_t stream_run_end(uint32_t end_lba) const;    // the same past the limit, unchecked
-    void stop_stream(uint64_t now);                     // a command needs the mechanism
+    // The parts, driven in pipeline order: the read stream and the write-behind
+    // queue share the mechanism; whichever was scheduled last decides where it is.
+    void stop_stream(uint64_t now);   // a command needs the mechanism
     void retire_stream(uint64_t now); // stop and keep its window as a cached segment
     void start_stream(uint32_t first, uint32_t lba0, uint32_t consumed, uint64_t earliest);
     void set_consumed(uint32_t consumed, uint64_t now);
+    void account_stream_busy(uint64_t until);
     MechPlan plan() const;
-    // Positions the arm for `lba` from the plan, starting no earlier than `earliest`.
-    struct Positioning {
-        uint64_t start, ready, u0;
-        uint32_t from_track;
-    };
+    // Positions the arm for `lba` from the plan, starting no earlier than `earliest`,
+    // and counts the positioning in the statistics if asked.
     Positioning position_from(const MechPlan &p, uint32_t lba, uint64_t earliest, bool count_stats);
     Positioning position_for(uint32_t lba, uint64_t earliest, bool count_stats) {
         return position_from(plan(), lba, earliest, count_stats);
     }
     void prune_writes(uint64_t now);
     void enqueue_write(uint32_t lba, uint32_t sectors, uint64_t now);
-    uint64_t room_time(uint32_t bytes, uint64_t now) const;
-    uint64_t writes_done_at() const;
     // First sector of [s, e) not in the cache at `now` (e if all are).
     uint32_t first_uncovered(uint32_t s, uint32_t e, uint64_t now) const;
-    void account_stream_busy(uint64_t until);
 
     // Trace helpers.
     void update_trace(uint64_t now);
@@ -245,34 +166,23 @@ private:
     uint64_t next_mech_transition(uint64_t now) const;
 
     DiskParams params_;
-    DiskGeometry geom_;
-    RotationClock clock_;
+    DiskMechanics mech_;
+    const DiskGeometry &geom_; // mech_'s
+    ReadStream stream_;
+    WriteBehind writes_;
+    MediaStore media_;
     ScsiBus &bus_;
     unsigned target_id_;
     uint32_t global_id_ = 0;
     uint64_t overhead_ps_;
     uint32_t read_fence_sectors_, write_fence_sectors_;
 
-    Stream stream_;
-    // A sector of the current run and the slot where it starts, moved forward as
-    // the run progresses so that long streams are not walked from their start
-    // (a pure speed-up: any sector of a run determines the rest).
-    mutable uint32_t anchor_lba_ = 0;
-    mutable uint64_t anchor_u_ = 0;
-    void reset_anchor() const {
-        anchor_lba_ = stream_.lba0;
-        anchor_u_ = stream_.u0;
-    }
-    void advance_anchor(uint32_t lba) const;
     bool stream_is_last_ = false; // the stream is the mechanism's latest activity
-    std::deque<Window> segments_; // cached windows of earlier streams (LRU at front)
-    std::deque<WriteJob> writes_; // media writes not yet done, in order
     MechPlan idle_plan_;          // mechanism state when neither applies
     uint64_t controller_free_ = 0;
 
     Command cmd_;
     bool cmd_uses_stream_ = false; // the active command's data comes through the stream
-    uint32_t stop_lba_ = 0;        // without read-ahead: the stream stops here
     Connection conn_ = Connection::None;
     ScsiResult result_;
 
@@ -280,9 +190,7 @@ private:
     uint32_t fault_lba_ = DiskFaults::kNone; // the current command fails here
     bool silent_ = false;
 
-    std::unordered_map<uint32_t, std::unique_ptr<Page>> pages_;
     DiskStats stats_;
-    uint64_t stream_busy_accounted_ = 0; // busy time of the current stream already in stats_
     bool media_log_on_ = false;
     std::vector<MediaOp> media_log_;
     uint64_t events_ = 0;
