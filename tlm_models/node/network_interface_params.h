@@ -25,6 +25,12 @@ struct NetworkInterfaceParams {
     uint32_t flit_bytes = 4;   // net.flit_bytes: the link's bytes per cycle
     std::string model = "tlm"; // ni.model: "tlm" or "rtl" (hw/platform/node.cpp picks)
 
+    uint64_t cycles_ps(uint64_t cycles) const { return cycles * cycle_ps; }
+    // DMA cycles to move `bytes` between node memory and the NI.
+    uint64_t dma_cycles(uint32_t bytes) const {
+        return (bytes + dma_bytes_per_cycle - 1) / dma_bytes_per_cycle;
+    }
+
     static NetworkInterfaceParams from(const config::Config &cfg);
 };
 
