@@ -33,7 +33,7 @@ NetworkInterface::NetworkInterface(sc_core::sc_module_name name,
       trace_(node_id),
       send_(params_, node_id, memory, network, router, node_routers_, core_, trace_),
       receiver_(core_, network, router, trace_, fault), receive_dma_(params_, core_, trace_, fault),
-      irq_batch_(*this) {
+      irq_batch_(params_.irq_batching, *this) {
     if (params_.max_packet_payload_bytes < HW_NI_FRAME_BYTES + HW_NI_HDR_MAX_BYTES + 4 ||
         params_.max_packet_payload_bytes > HW_PKT_MAX_PAYLOAD_BYTES ||
         params_.rx_buffer_bytes < params_.max_packet_payload_bytes || params_.tx_queue_depth == 0 ||

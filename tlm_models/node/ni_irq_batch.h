@@ -1,11 +1,12 @@
 #pragma once
-// Interrupt batching of the network interface: an exact host speed-up. Inside an
-// entry point (a register access, a packet or report from the network, the
-// receive DMA's wake-up) NiCore may move the interrupt conditions several times;
-// the entry point's end writes the lines once, in the same evaluation phase as
-// the NI's drive_irqs method would, without running it. Outside an entry point
-// every change notifies that method at once; the lines take the same values in
-// the same update phase either way (docs/node.md, "Order within a cycle").
+// Interrupt batching of the network interface (speed.ni_irq_batching): an exact
+// host speed-up. Inside an entry point (a register access, a packet or report
+// from the network, the receive DMA's wake-up) NiCore may move the interrupt
+// conditions several times; with batching on, the entry point's end writes the
+// lines once, in the same evaluation phase as the NI's drive_irqs method would,
+// without running it. Off, every change notifies that method at once, the
+// straightforward way; the lines take the same values in the same update phase
+// either way (docs/node.md, "Order within a cycle").
 
 namespace starfish::node {
 
@@ -19,7 +20,7 @@ public:
         virtual void irqs_changed_in_batch() = 0;
     };
 
-    explicit NiIrqBatch(Driver &driver) : driver_(driver) {}
+    NiIrqBatch(bool enabled, Driver &driver) : enabled_(enabled), driver_(driver) {}
     NiIrqBatch(const NiIrqBatch &) = delete;
     NiIrqBatch &operator=(const NiIrqBatch &) = delete;
 
@@ -40,10 +41,10 @@ public:
     };
 
     // An interrupt condition may have changed: true if the change is left to the
-    // current entry point's end; false when the caller must act on it now (no
-    // entry point open).
+    // current entry point's end; false when the caller must act on it now
+    // (batching off, or no entry point open).
     bool defer_change() {
-        if (depth_ == 0) {
+        if (!enabled_ || depth_ == 0) {
             return false;
         }
         changed_ = true;
@@ -53,6 +54,7 @@ public:
 private:
     void end();
 
+    const bool enabled_;
     Driver &driver_;
     int depth_ = 0;
     bool changed_ = false;
