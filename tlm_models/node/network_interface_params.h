@@ -11,7 +11,7 @@
 
 namespace starfish::node {
 
-// ni.* parameters.
+// ni.* parameters, and speed.ni_irq_batching.
 void declare_network_interface_params(config::Registry &registry);
 
 struct NetworkInterfaceParams {
@@ -24,6 +24,13 @@ struct NetworkInterfaceParams {
     uint32_t packet_setup_cycles = 0;
     uint32_t flit_bytes = 4;   // net.flit_bytes: the link's bytes per cycle
     std::string model = "tlm"; // ni.model: "tlm" or "rtl" (hw/platform/node.cpp picks)
+    bool irq_batching = true;  // speed.ni_irq_batching (tlm_models/node/ni_irq_batch.h)
+
+    uint64_t cycles_ps(uint64_t cycles) const { return cycles * cycle_ps; }
+    // DMA cycles to move `bytes` between node memory and the NI.
+    uint64_t dma_cycles(uint32_t bytes) const {
+        return (bytes + dma_bytes_per_cycle - 1) / dma_bytes_per_cycle;
+    }
 
     static NetworkInterfaceParams from(const config::Config &cfg);
 };
