@@ -12,8 +12,8 @@
 // kernel measurement; it reports each pair's ratio and their median.
 #include "bench/kernel_rate.h"
 #include "fw/apps.h"
-#include "hw/platform/machine.h"
 #include "sim/parameters.h"
+#include "sim/platform/machine.h"
 #include "sim/runner/isolated_run.h"
 #include "sim/workload/commtest_trial.h"
 

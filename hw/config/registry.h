@@ -1,6 +1,6 @@
 #pragma once
 // The set of every configuration parameter the simulator knows. Each component
-// declares its own parameters into it (see hw/platform/parameters.cpp), so the
+// declares its own parameters into it (see sim/platform/parameters.cpp), so the
 // configuration files, `starfish config` and validation all come from one place.
 
 #include "hw/config/param_spec.h"

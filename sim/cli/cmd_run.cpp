@@ -1,7 +1,7 @@
 #include "sim/cli/cmd_run.h"
 
-#include "hw/platform/machine_params.h"
 #include "sim/cli/common.h"
+#include "sim/platform/machine_params.h"
 #include "sim/report/run_result.h"
 #include "sim/runner/host_clock.h"
 #include "sim/runner/isolated_run.h"

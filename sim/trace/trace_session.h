@@ -6,8 +6,8 @@
 // Component scopes: cp<k>.cpu, cp<k>.ni, iop<k>.cpu, iop<k>.ni, iop<k>.scsi (the
 // SCSI bus), iop<k>.disk<t> (target t of IOP k's bus), net.r<router>.
 
-#include "hw/platform/machine.h"
-#include "hw/platform/machine_params.h"
+#include "sim/platform/machine.h"
+#include "sim/platform/machine_params.h"
 #include "sim/trace/scope_filter.h"
 #include "tlm_models/common/trace_hub.h"
 

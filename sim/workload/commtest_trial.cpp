@@ -5,7 +5,7 @@
 #include "sim/workload/commtest_trial.h"
 
 #include "fw/apps.h"
-#include "hw/platform/fw_params.h"
+#include "sim/platform/fw_params.h"
 #include "sim/report/statistics.h"
 #include "sim/trace/trace_session.h"
 #include "sim/workload/host_memory.h"

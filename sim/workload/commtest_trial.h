@@ -2,7 +2,7 @@
 // workload.kind = commtest: the communication self-test program (fw/apps.h,
 // docs/messaging.md "commtest") on the whole machine (docs/machine.md).
 
-#include "hw/platform/machine.h"
+#include "sim/platform/machine.h"
 #include "sim/workload/workload.h"
 
 #include <string>

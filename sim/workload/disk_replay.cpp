@@ -1,8 +1,8 @@
 #include "sim/workload/disk_replay.h"
 
 #include "hw/data_pattern.h"
-#include "hw/platform/scsi_chain.h"
 #include "hw/scsi_regs.h"
+#include "sim/platform/scsi_chain.h"
 #include "tlm_models/node/node_memory.h"
 
 #include <systemc>

@@ -1,7 +1,7 @@
 #pragma once
 // The disk-replay testbench behind `starfish disk replay` (docs/disk.md): a
 // request trace fed through HP 97560 drives on SCSI chains (host adapter + bus +
-// drives, hw/platform/scsi_chain.h), driven exactly as firmware drives them
+// drives, sim/platform/scsi_chain.h), driven exactly as firmware drives them
 // (descriptors and registers), recording each request's response time.
 
 #include "hw/config/config.h"

@@ -1,7 +1,7 @@
 #include "sim/workload/net_traffic.h"
 
 #include "hw/config/config_error.h"
-#include "rtl/wrappers/network_factory.h"
+#include "sim/platform/network_factory.h"
 #include "sim/runner/host_clock.h"
 #include "sim/runner/isolated_run.h"
 #include "tlm_models/net/net_params.h"
@@ -21,7 +21,7 @@ json run_traffic_point(const config::Config &cfg, const net::TrafficSpec &spec, 
     HostClock clock;
     net::NetParams params = net::NetParams::from(cfg);
     auto seed = static_cast<uint64_t>(cfg.get_int("workload.seed"));
-    auto network = rtl::make_network("net", params, seed, trial, rtl_fst);
+    auto network = platform::make_network("net", params, seed, trial, rtl_fst);
     net::TrafficGenerator gen("traffic", *network, spec, seed, trial);
     sc_core::sc_start();
     json result = gen.result();

@@ -1,7 +1,7 @@
 #include "sim/workload/trial_support.h"
 
 #include "fw/transfer.h"
-#include "hw/platform/node.h"
+#include "sim/platform/node.h"
 
 #include <stdexcept>
 

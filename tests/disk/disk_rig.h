@@ -6,9 +6,9 @@
 // process).
 
 #include "hw/config/config.h"
-#include "hw/platform/scsi_chain.h"
 #include "hw/scsi_regs.h"
 #include "sim/parameters.h"
+#include "sim/platform/scsi_chain.h"
 #include "tlm_models/node/node_memory.h"
 
 #include <systemc>

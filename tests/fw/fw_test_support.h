@@ -5,8 +5,8 @@
 
 #include "fw/pattern.h"
 #include "hw/config/registry.h"
-#include "hw/platform/fw_params.h"
 #include "sim/parameters.h"
+#include "sim/platform/fw_params.h"
 #include "tests/fw/fake_hal.h"
 
 #include <cstdint>

@@ -1,10 +1,10 @@
-// The firmware's parameters (fw/src/params.c, registered by hw/platform/fw_params.cpp):
+// The firmware's parameters (fw/src/params.c, registered by sim/platform/fw_params.cpp):
 // documented, valid defaults, configuration errors that name the key, the names the
 // firmware reads all registered, and a fake HAL that starts from the full registry.
 #include "hw/config/config.h"
 #include "hw/config/config_error.h"
-#include "hw/platform/fw_params.h"
 #include "sim/parameters.h"
+#include "sim/platform/fw_params.h"
 #include "tests/fw/fw_test_support.h"
 
 #include "fw/param_keys.h"

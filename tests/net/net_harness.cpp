@@ -1,6 +1,6 @@
 #include "tests/net/net_harness.h"
 
-#include "rtl/wrappers/network_factory.h"
+#include "sim/platform/network_factory.h"
 #include "tlm_models/net/flit_torus.h"
 #include "tlm_models/net/packet_torus.h"
 #include "tlm_models/net/torus_base.h"
@@ -56,7 +56,7 @@ private:
 class Bench {
 public:
     explicit Bench(const Scenario &s)
-        : scenario(s), net(starfish::rtl::make_network("net", s.params, s.seed, s.trial)) {
+        : scenario(s), net(starfish::platform::make_network("net", s.params, s.seed, s.trial)) {
         for (int r = 0; r < net->router_count(); ++r) {
             ports.push_back(std::make_unique<Port>(("port" + std::to_string(r)).c_str(), *this, r));
             net->attach(r, ports.back().get());

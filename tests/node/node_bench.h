@@ -3,7 +3,7 @@
 // their firmware and returns what the tests assert on. Call inside run_isolated
 // (SystemC elaborates once per process).
 
-#include "hw/platform/node.h"
+#include "sim/platform/node.h"
 #include "tests/support/ideal_network.h"
 
 #include <nlohmann/json.hpp>

@@ -5,7 +5,7 @@
 // same with small packets and a small receive buffer (reassembly, refusals,
 // cut-through refused at the head), and DDIO and 2PIO transfers.
 #include "fw/apps.h"
-#include "hw/platform/machine.h"
+#include "sim/platform/machine.h"
 #include "sim/runner/isolated_run.h"
 #include "sim/workload/commtest_trial.h"
 #include "sim/workload/transfer_trial.h"

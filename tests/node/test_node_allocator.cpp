@@ -1,7 +1,7 @@
 // First-fit allocator behind hal_mem_alloc: no overlap, alignment, exhaustion,
 // and complete coalescing, against random allocation and free sequences.
-#include "hw/platform/node_allocator.h"
 #include "hw/rng.h"
+#include "sim/platform/node_allocator.h"
 
 #include <boost/test/unit_test.hpp>
 

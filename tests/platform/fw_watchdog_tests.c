@@ -1,4 +1,4 @@
-/* Test firmware for the deadlock watchdog (hw/platform/watchdog.h,
+/* Test firmware for the deadlock watchdog (sim/platform/watchdog.h,
  * docs/watchdog.md): a deadlock on purpose, a long sleep and a long seek that are
  * not one, and two ways of getting nowhere while time goes on (polling in a sleep
  * loop, spinning). Each program runs on CP 0 (or IOP 0); its state lives in node

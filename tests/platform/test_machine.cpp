@@ -2,9 +2,9 @@
 // placement, IOP firmware reaches its own disks through the SCSI host adapter,
 // runs are deterministic, and a device's programming error ends in the machine's
 // failure report.
-#include "hw/platform/machine.h"
 #include "hw/scsi_regs.h"
 #include "sim/parameters.h"
+#include "sim/platform/machine.h"
 #include "sim/runner/isolated_run.h"
 
 #include <boost/test/unit_test.hpp>

@@ -10,9 +10,9 @@
 // docs/network.md "Zero-load latency"). Exact cycles need net.noise_cycles = 0.
 #include "fw/apps.h"
 #include "hw/ni_regs.h"
-#include "hw/platform/machine.h"
 #include "hw/rng.h"
 #include "sim/parameters.h"
+#include "sim/platform/machine.h"
 #include "sim/runner/isolated_run.h"
 #include "sim/workload/commtest_trial.h"
 #include "tlm_models/net/torus_topology.h"
@@ -679,7 +679,7 @@ BOOST_AUTO_TEST_CASE(barrier_over_32_nodes_completes_and_costs_the_derivation) {
 // "node N: ", so the messaging library and commtest do not repeat it.
 BOOST_AUTO_TEST_CASE(firmware_failures_name_the_node_once) {
     // 2040 request buffers of 8 KB (16320 KB) pass the configuration's check of the
-    // pools alone (hw/platform/fw_params.cpp) but leave no room in a node's 16 MB.
+    // pools alone (sim/platform/fw_params.cpp) but leave no room in a node's 16 MB.
     json r = run_commtest({{"msg.request_buffers", "2040"}}, 0);
     std::string f = r["trial"]["failure"].get<std::string>();
     BOOST_TEST(!r["trial"]["verified"].get<bool>());

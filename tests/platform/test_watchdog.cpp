@@ -3,8 +3,8 @@
 // what each waits on; a long sleep and a long seek are not taken for a deadlock;
 // polling or spinning on a flag nobody sets is reported as no progress; 0 switches
 // it off.
-#include "hw/platform/machine.h"
 #include "sim/parameters.h"
+#include "sim/platform/machine.h"
 #include "sim/runner/isolated_run.h"
 
 #include <boost/test/unit_test.hpp>

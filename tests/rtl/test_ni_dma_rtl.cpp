@@ -11,9 +11,9 @@
 // the same fault message. The wrapper turns a rise of the RTL's `error` output
 // into a device fault, so a run without failure is a run in which it never rose.
 #include "hw/config/config_error.h"
-#include "hw/platform/node.h"
 #include "rtl/ni_dma/ni_dma_rtl.h"
 #include "sim/parameters.h"
+#include "sim/platform/node.h"
 #include "sim/runner/isolated_run.h"
 #include "tests/node/fw_tests.h"
 #include "tests/node/ni_args.h"

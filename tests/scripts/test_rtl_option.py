@@ -20,7 +20,7 @@ import tempfile
 
 VERILATED = re.compile(r"(^|/)V(router|ni_dma)|verilated|\.v$")
 # The libraries whose compile commands carry the build's kind (rtl/CMakeLists.txt,
-# hw/platform/CMakeLists.txt), and the test that checks the kind it reports.
+# sim/platform/CMakeLists.txt), and the test that checks the kind it reports.
 MAY_DIFFER = ("/starfish_rtl_net.dir/", "/starfish_platform.dir/", "/test_rtl_build.dir/")
 
 

@@ -5,7 +5,7 @@
 // memory. Every trial is verified (bit-equal to the sequential reference, L U within
 // its error bound, guard blocks untouched); corrupting the file after the run must
 // fail the check; the same configuration gives the same numbers.
-#include "hw/platform/machine.h"
+#include "sim/platform/machine.h"
 #include "sim/runner/isolated_run.h"
 #include "sim/workload/lu_trial.h"
 #include "tests/support/transfer_cells.h"

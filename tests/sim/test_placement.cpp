@@ -1,5 +1,5 @@
 // Node placement on the torus routers.
-#include "hw/platform/placement.h"
+#include "sim/platform/placement.h"
 
 #include <boost/test/unit_test.hpp>
 

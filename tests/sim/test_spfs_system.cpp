@@ -5,7 +5,7 @@
 // forked child (run_isolated).
 #include "fw/pattern.h"
 #include "fw/spfs_plan.h"
-#include "hw/platform/machine.h"
+#include "sim/platform/machine.h"
 #include "tests/support/transfer_cells.h"
 
 #include <boost/test/unit_test.hpp>

@@ -4,7 +4,7 @@
 // determinism. Each trial builds its machine in a forked child (run_isolated).
 #include "fw/transfer.h"
 #include "hw/data_pattern.h"
-#include "hw/platform/machine.h"
+#include "sim/platform/machine.h"
 #include "tests/support/transfer_cells.h"
 
 #include <boost/test/unit_test.hpp>

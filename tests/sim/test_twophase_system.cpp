@@ -4,7 +4,7 @@
 // share x overlap off / on, the other intermediate distributions, configuration
 // errors, and determinism; every trial byte-verified by the harness. Each trial builds its
 // machine in a forked child (run_isolated).
-#include "hw/platform/machine.h"
+#include "sim/platform/machine.h"
 #include "tests/support/transfer_cells.h"
 
 #include <boost/test/unit_test.hpp>

@@ -4,7 +4,7 @@
 // forked process, two at a time.
 
 #include "hw/config/config.h"
-#include "hw/platform/machine.h"
+#include "sim/platform/machine.h"
 #include "tests/support/study_patterns.h"
 
 #include <nlohmann/json.hpp>

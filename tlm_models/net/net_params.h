@@ -12,7 +12,7 @@
 namespace starfish::net {
 
 // Declares every net.* parameter except net.width and net.height, which the machine
-// shape owns (hw/platform/machine_params.cpp).
+// shape owns (sim/platform/machine_params.cpp).
 void declare_net_params(config::Registry &registry);
 
 struct NetParams {

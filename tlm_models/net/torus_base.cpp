@@ -207,7 +207,7 @@ std::unique_ptr<TorusBase> make_torus_network(const char *name, const NetParams 
     }
     throw std::invalid_argument("net.model = '" + params.model +
                                 "': expected packet or flit here (rtl is built by "
-                                "rtl::make_network, rtl/wrappers/network_factory.h)");
+                                "platform::make_network, sim/platform/network_factory.h)");
 }
 
 } // namespace starfish::net

@@ -23,7 +23,7 @@ struct NetworkInterfaceParams {
     uint32_t descriptor_setup_cycles = 0;
     uint32_t packet_setup_cycles = 0;
     uint32_t flit_bytes = 4;   // net.flit_bytes: the link's bytes per cycle
-    std::string model = "tlm"; // ni.model: "tlm" or "rtl" (hw/platform/node.cpp picks)
+    std::string model = "tlm"; // ni.model: "tlm" or "rtl" (sim/platform/node.cpp picks)
     bool irq_batching = true;  // speed.ni_irq_batching (tlm_models/node/ni_irq_batch.h)
 
     uint64_t cycles_ps(uint64_t cycles) const { return cycles * cycle_ps; }

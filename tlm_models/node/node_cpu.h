@@ -12,7 +12,7 @@
 // handler at that simulated time, and the rest of the pending time follows. When
 // no thread holds the CPU, a per-node dispatcher takes interrupts at once.
 //
-// This class knows nothing of the C HAL: hw/platform/node_hal binds hal.h to it.
+// This class knows nothing of the C HAL: sim/platform/node_hal binds hal.h to it.
 // Every call below marked "firmware context" must come from a firmware thread of
 // this CPU or from one of its interrupt handlers.
 

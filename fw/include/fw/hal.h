@@ -1,5 +1,5 @@
 /* The firmware's whole view of the machine besides the register and descriptor
- * definitions in hw/. Implemented by the node model's binding (hw/platform) on the
+ * definitions in hw/. Implemented by the node model's binding (sim/platform) on the
  * simulated machine and by a fake HAL in the firmware unit tests.
  *
  * Timing (docs/developing.md, "The co-simulation boundary"): firmware code between HAL

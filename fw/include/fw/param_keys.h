@@ -91,7 +91,7 @@
 #define FW_KEY_DISK_SECTORS_PER_TRACK "disk.sectors_per_track"
 #define FW_KEY_DISK_CYLINDERS "disk.cylinders"
 #define FW_KEY_DISK_HEADS "disk.heads"
-#define FW_KEY_MACHINE_CPU_MHZ "machine.cpu_mhz" /* hw/platform/machine_params.cpp */
+#define FW_KEY_MACHINE_CPU_MHZ "machine.cpu_mhz" /* sim/platform/machine_params.cpp */
 
 /* SPFS (fw/src/spfs_client.c, fw/src/spfs_iop.c). */
 #define FW_KEY_SPFS_OUTSTANDING "spfs.outstanding"

@@ -1,4 +1,4 @@
-#include "hw/platform/node_hal_params.h"
+#include "sim/platform/node_hal_params.h"
 
 namespace starfish::platform {
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-namespace starfish::rtl {
+namespace starfish::platform {
 
 // rtl_fst: for net.model = rtl, write every router signal to this FST file (none
 // when empty; ignored by the TLM engines).
@@ -16,4 +16,4 @@ std::unique_ptr<net::TorusBase> make_network(const char *name, const net::NetPar
                                              uint64_t seed, uint64_t trial,
                                              const std::string &rtl_fst = {});
 
-} // namespace starfish::rtl
+} // namespace starfish::platform

@@ -1,4 +1,4 @@
-#include "hw/platform/watchdog_params.h"
+#include "sim/platform/watchdog_params.h"
 
 #include <cmath>
 #include <cstdio>

@@ -1,5 +1,5 @@
 #pragma once
-// Costs of the HAL services that the node's HAL binding (hw/platform/node_hal.h)
+// Costs of the HAL services that the node's HAL binding (sim/platform/node_hal.h)
 // charges itself: device register accesses and node-memory allocation. The
 // scheduling services' costs are the CPU model's (tlm_models/node/node_cpu_params.h).
 

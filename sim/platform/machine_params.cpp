@@ -1,4 +1,4 @@
-#include "hw/platform/machine_params.h"
+#include "sim/platform/machine_params.h"
 
 #include <stdexcept>
 

@@ -1,4 +1,4 @@
-#include "hw/platform/fault_checks.h"
+#include "sim/platform/fault_checks.h"
 
 #include "hw/config/config.h"
 #include "tlm_models/storage/disk_fault_params.h"

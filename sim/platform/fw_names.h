@@ -1,7 +1,7 @@
 #pragma once
 // What a node's firmware tells its HAL for reports (fw/include/fw/hal.h, "names for
 // reports"): semaphore names, which semaphores are queues of work, and functions
-// that describe the firmware's state. The deadlock watchdog (hw/platform/watchdog.h)
+// that describe the firmware's state. The deadlock watchdog (sim/platform/watchdog.h)
 // reads it; nothing here costs simulated time or runs during normal operation.
 
 #include "fw/hal.h"

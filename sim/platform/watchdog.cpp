@@ -1,6 +1,6 @@
-#include "hw/platform/watchdog.h"
+#include "sim/platform/watchdog.h"
 
-#include "hw/platform/machine.h"
+#include "sim/platform/machine.h"
 
 #include <systemc>
 

@@ -1,9 +1,9 @@
-#include "hw/platform/machine.h"
+#include "sim/platform/machine.h"
 
 #include "hw/node_map.h"
-#include "hw/platform/watchdog.h"
 #include "hw/scsi_regs.h"
-#include "rtl/wrappers/network_factory.h"
+#include "sim/platform/network_factory.h"
+#include "sim/platform/watchdog.h"
 #include "tlm_models/net/net_params.h"
 
 #include <algorithm>
@@ -20,8 +20,8 @@ Machine::Machine(const config::Config &cfg, int trial, const FirmwareSet &firmwa
         throw std::invalid_argument("machine.disks_per_iop exceeds the SCSI target limit");
     }
     uint64_t seed = static_cast<uint64_t>(cfg.get_int("workload.seed"));
-    network_ = rtl::make_network("net", net::NetParams::from(cfg), seed,
-                                 static_cast<uint64_t>(trial), rtl_fst);
+    network_ = platform::make_network("net", net::NetParams::from(cfg), seed,
+                                      static_cast<uint64_t>(trial), rtl_fst);
     std::vector<NodeSite> sites = shape_.sites();
     std::vector<int> routers(sites.size());
     for (const auto &s : sites) {

@@ -1,4 +1,4 @@
-#include "hw/platform/fw_params.h"
+#include "sim/platform/fw_params.h"
 
 #include "hw/config/config.h"
 

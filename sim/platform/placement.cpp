@@ -1,4 +1,4 @@
-#include "hw/platform/placement.h"
+#include "sim/platform/placement.h"
 
 #include <stdexcept>
 

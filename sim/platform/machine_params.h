@@ -4,7 +4,7 @@
 
 #include "hw/config/config.h"
 #include "hw/config/registry.h"
-#include "hw/platform/placement.h"
+#include "sim/platform/placement.h"
 
 #include <vector>
 

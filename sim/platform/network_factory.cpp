@@ -1,4 +1,4 @@
-#include "rtl/wrappers/network_factory.h"
+#include "sim/platform/network_factory.h"
 
 #include "hw/config/config_error.h"
 #include "rtl/wrappers/rtl_build.h"
@@ -7,7 +7,7 @@
 #include "rtl/wrappers/rtl_torus.h"
 #endif
 
-namespace starfish::rtl {
+namespace starfish::platform {
 
 std::unique_ptr<net::TorusBase> make_network(const char *name, const net::NetParams &params,
                                              uint64_t seed, uint64_t trial,
@@ -16,11 +16,11 @@ std::unique_ptr<net::TorusBase> make_network(const char *name, const net::NetPar
         return net::make_torus_network(name, params, seed, trial);
     }
 #ifdef STARFISH_HAVE_RTL_NET
-    return std::make_unique<RtlTorus>(name, params, seed, trial, rtl_fst);
+    return std::make_unique<rtl::RtlTorus>(name, params, seed, trial, rtl_fst);
 #else
     (void)rtl_fst;
-    throw config::ConfigError(rtl_missing_message("net.model = rtl", rtl_build()));
+    throw config::ConfigError(rtl::rtl_missing_message("net.model = rtl", rtl::rtl_build()));
 #endif
 }
 
-} // namespace starfish::rtl
+} // namespace starfish::platform

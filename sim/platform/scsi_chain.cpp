@@ -1,4 +1,4 @@
-#include "hw/platform/scsi_chain.h"
+#include "sim/platform/scsi_chain.h"
 
 namespace starfish::platform {
 

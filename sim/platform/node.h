@@ -5,8 +5,8 @@
 
 #include "fw/hal.h"
 #include "hw/config/config.h"
-#include "hw/platform/node_hal.h"
-#include "hw/platform/placement.h"
+#include "sim/platform/node_hal.h"
+#include "sim/platform/placement.h"
 #include "tlm_models/common/device_fault.h"
 #include "tlm_models/common/operand_port.h"
 #include "tlm_models/net/net_port.h"

@@ -1,4 +1,4 @@
-#include "hw/platform/node_allocator.h"
+#include "sim/platform/node_allocator.h"
 
 #include <iterator>
 

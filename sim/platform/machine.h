@@ -8,9 +8,9 @@
 // trial runs in its own process, sim/runner/isolated_run.h). docs/machine.md.
 
 #include "hw/config/config.h"
-#include "hw/platform/machine_params.h"
-#include "hw/platform/node.h"
-#include "hw/platform/scsi_chain.h"
+#include "sim/platform/machine_params.h"
+#include "sim/platform/node.h"
+#include "sim/platform/scsi_chain.h"
 #include "tlm_models/net/torus_base.h"
 
 #include <nlohmann/json.hpp>
@@ -44,7 +44,7 @@ public:
 
     // Runs until no activity is left (every firmware thread has ended or waits
     // forever and every device is idle) or until a node fails, under the deadlock
-    // watchdog (sim.watchdog_ms, hw/platform/watchdog.h). Returns the failure text
+    // watchdog (sim.watchdog_ms, sim/platform/watchdog.h). Returns the failure text
     // ("" when none): a node's failure, or the watchdog's deadlock or stall report.
     std::string run();
 

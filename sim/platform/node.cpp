@@ -1,4 +1,4 @@
-#include "hw/platform/node.h"
+#include "sim/platform/node.h"
 
 #include "hw/config/config_error.h"
 #include "hw/node_map.h"

@@ -19,7 +19,7 @@
 // slices the watchdog reads the models' counters. Slicing changes no simulated
 // number (the kernel's order of events does not depend on where a slice ends).
 
-#include "hw/platform/watchdog_params.h"
+#include "sim/platform/watchdog_params.h"
 
 #include <cstdint>
 #include <string>

@@ -1,4 +1,4 @@
-#include "hw/platform/fw_names.h"
+#include "sim/platform/fw_names.h"
 
 namespace starfish::platform {
 

@@ -1,4 +1,4 @@
-#include "hw/platform/node_hal.h"
+#include "sim/platform/node_hal.h"
 
 #include "fw/param_keys.h"
 #include "hw/node_map.h"
@@ -352,7 +352,7 @@ int hal_sem_wait_timeout(hal_t *h, hal_sem_t *s, uint64_t cycles) {
     return bound(h).sem_wait_timeout(s, cycles);
 }
 
-// Names for reports (hw/platform/fw_names.h).
+// Names for reports (sim/platform/fw_names.h).
 void hal_sem_name(hal_t *h, const hal_sem_t *s, const char *name, int work_queue) {
     if (s != nullptr) {
         bound(h).names().name_semaphore(s->handle, name, work_queue != 0);

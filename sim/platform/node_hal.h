@@ -5,9 +5,9 @@
 
 #include "fw/hal.h"
 #include "hw/config/config.h"
-#include "hw/platform/fw_names.h"
-#include "hw/platform/node_allocator.h"
-#include "hw/platform/node_hal_params.h"
+#include "sim/platform/fw_names.h"
+#include "sim/platform/node_allocator.h"
+#include "sim/platform/node_hal_params.h"
 #include "tlm_models/common/trace_hub.h"
 #include "tlm_models/node/node_cpu.h"
 #include "tlm_models/node/node_memory.h"
