@@ -61,6 +61,19 @@ void declare_net_params(config::Registry &reg) {
         "estimate: docs/reference.md §9 varies network timing noise across trials; 4 cycles "
         "(mean 40 ns at 50 MHz) reorders near-simultaneous messages between trials "
         "while staying under 1% of the ~5 us Memput end-to-end time");
+    reg.add_bool("speed.torus_run_ahead", true,
+                 "packet model: compute a packet that enters an empty network ahead of "
+                 "simulated time up to its delivery, replaying it when a packet or endpoint "
+                 "comes first (false: every event at its own cycle); an exact speed-up, the "
+                 "results are identical either way",
+                 "exact: a host speed-up only; off gives the same results "
+                 "(test_net_speed_switches)");
+    reg.add_bool("speed.torus_closed_form", true,
+                 "packet model: run a lone packet that moves at full rate ahead in closed "
+                 "form rather than event by event (only with speed.torus_run_ahead); an exact "
+                 "speed-up, the results are identical either way",
+                 "exact: a host speed-up only; off gives the same results "
+                 "(test_net_speed_switches)");
 }
 
 NetParams NetParams::from(const config::Config &cfg) {
@@ -77,6 +90,8 @@ NetParams NetParams::from(const config::Config &cfg) {
     p.noise_cycles = static_cast<int>(cfg.get_int("net.noise_cycles"));
     p.vc_realloc_tail_sent = cfg.get_string("net.vc_realloc") == "tail_sent";
     p.input_speedup = static_cast<int>(cfg.get_int("net.input_speedup"));
+    p.torus_run_ahead = cfg.get_bool("speed.torus_run_ahead");
+    p.torus_closed_form = cfg.get_bool("speed.torus_closed_form");
     p.cpu_hz = cfg.get_real("machine.cpu_mhz") * 1e6;
     return p;
 }

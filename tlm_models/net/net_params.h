@@ -33,6 +33,11 @@ struct NetParams {
     // Input speedup: 0 = every input VC may send in the same cycle, 1 = at most one
     // flit leaves each router input port per cycle.
     int input_speedup = 0;
+    // Host speed-ups of the packet model (results identical either way): the
+    // run-ahead of a packet alone in the network (PacketTorusRunAhead), and its
+    // closed form for a packet at full rate.
+    bool torus_run_ahead = true;
+    bool torus_closed_form = true;
     double cpu_hz = 50e6; // the network runs at the node clock (machine.cpu_mhz)
 
     static NetParams from(const config::Config &cfg);

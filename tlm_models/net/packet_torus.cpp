@@ -1,6 +1,7 @@
 #include "tlm_models/net/packet_torus.h"
 
 #include "tlm_models/common/sim_time.h"
+#include "tlm_models/net/packet_torus_run_ahead.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -10,7 +11,8 @@ namespace starfish::net {
 
 PacketTorus::PacketTorus(sc_core::sc_module_name name, const NetParams &params, uint64_t seed,
                          uint64_t trial)
-    : TorusBase(name, params, seed, trial) {
+    : TorusBase(name, params, seed, trial),
+      run_ahead_(std::make_unique<PacketTorusRunAhead>(*this)) {
     channels_.resize(topo_.channel_count());
     for (int ch = 0; ch < topo_.channel_count(); ++ch) {
         Channel &c = channels_[ch];
@@ -27,6 +29,18 @@ PacketTorus::PacketTorus(sc_core::sc_module_name name, const NetParams &params, 
 }
 
 PacketTorus::~PacketTorus() = default;
+
+uint64_t PacketTorus::run_ahead_packets() const {
+    return run_ahead_->packets();
+}
+
+uint64_t PacketTorus::run_ahead_replays() const {
+    return run_ahead_->replays();
+}
+
+uint64_t PacketTorus::run_ahead_closed_form() const {
+    return run_ahead_->closed_form_packets();
+}
 
 // ---- flit timing -------------------------------------------------------------------
 
@@ -279,8 +293,8 @@ void PacketTorus::reset_segs(Worm &w) {
 }
 
 void PacketTorus::accept(int router, Injection &&inj) {
-    if (ahead_) {
-        catch_up(now_cycle());
+    if (run_ahead_->ahead()) {
+        run_ahead_->catch_up(now_cycle());
     }
     Worm *w = nullptr;
     if (free_worms_.empty()) {
@@ -298,8 +312,7 @@ void PacketTorus::accept(int router, Injection &&inj) {
     queues_[router].push_back(w);
     // Alone in the network: nothing can meet it before the next packet is offered.
     const bool alone = live_worms_ == 1 && events_.empty() && !tracing();
-    if (alone) {
-        begin_run_ahead(*w);
+    if (alone && run_ahead_->begin(*w)) {
         return;
     }
     if (queues_[router].size() == 1) {
@@ -308,8 +321,8 @@ void PacketTorus::accept(int router, Injection &&inj) {
 }
 
 void PacketTorus::endpoint_ready_at(int router, int64_t cycle) {
-    if (ahead_ && current_ < 0) {
-        catch_up(now_cycle());
+    if (run_ahead_->ahead() && current_ < 0) {
+        run_ahead_->catch_up(now_cycle());
     }
     VcState &v = channels_[topo_.eject_channel(router)].vcs[0];
     Seg *s = v.owner;
@@ -547,32 +560,8 @@ void PacketTorus::free_port(Seg &s) {
 void PacketTorus::step() {
     const int64_t now = now_cycle();
     last_step_cycle_ = now;
-    if (ahead_) {
-        if (now <= ahead_through_) {
-            // Processed already: only the endpoint calls of this cycle are due.
-            while (deferred_next_ < deferred_.size() && deferred_[deferred_next_].cycle <= now) {
-                const Output &o = deferred_[deferred_next_++];
-                if (o.cycle != now) {
-                    throw std::logic_error(std::string(name()) + ": run-ahead output for cycle " +
-                                           std::to_string(o.cycle) + " made at cycle " +
-                                           std::to_string(now));
-                }
-                if (o.injected) {
-                    report_injected(o.router, o.tag);
-                } else {
-                    report_arriving(o.router, *o.pkt);
-                }
-            }
-            wake_ahead();
-            return;
-        }
-        // Caught up with the processed cycles: from here on as usual.
-        if (deferred_next_ != deferred_.size()) {
-            throw std::logic_error(std::string(name()) + ": run-ahead outputs left unmade");
-        }
-        ahead_ = false;
-        deferred_.clear();
-        deferred_next_ = 0;
+    if (run_ahead_->ahead() && run_ahead_->step(now)) {
+        return; // processed ahead already
     }
     process_cycle(now);
     if (!events_.empty()) {
@@ -661,7 +650,7 @@ void PacketTorus::process_cycle(int64_t now) {
         output_injected(now, r, w->inj.pkt ? w->inj.pkt->tag : 0);
     }
     injected_.clear();
-    if (!deliveries_.empty() && outputs_ != Outputs::Emit) {
+    if (!deliveries_.empty() && !run_ahead_->emitting()) {
         throw std::logic_error(std::string(name()) + ": a delivery in a cycle processed ahead");
     }
     std::sort(deliveries_.begin(), deliveries_.end(),
@@ -893,265 +882,17 @@ void PacketTorus::arbitrate_ports(int64_t now) {
     }
 }
 
-// ---- endpoint calls and run-ahead -----------------------------------------------------
+// ---- endpoint calls ------------------------------------------------------------------
 
 void PacketTorus::output_injected(int64_t now, int router, uint64_t tag) {
-    switch (outputs_) {
-    case Outputs::Emit:
+    if (run_ahead_->emitting() || !run_ahead_->take_injected(now, router, tag)) {
         report_injected(router, tag);
-        break;
-    case Outputs::Defer:
-        deferred_.push_back(Output{now, true, router, tag, nullptr});
-        break;
-    case Outputs::Suppress: {
-        // The replay must meet the calls the run-ahead made, in order.
-        const bool same =
-            replayed_outputs_ < deferred_next_ && deferred_[replayed_outputs_].cycle == now &&
-            deferred_[replayed_outputs_].injected && deferred_[replayed_outputs_].router == router;
-        if (!same) {
-            throw std::logic_error(std::string(name()) + ": run-ahead replay diverged");
-        }
-        ++replayed_outputs_;
-        break;
-    }
     }
 }
 
 void PacketTorus::output_arriving(int64_t now, int router, const Packet &pkt) {
-    switch (outputs_) {
-    case Outputs::Emit:
+    if (run_ahead_->emitting() || !run_ahead_->take_arriving(now, router, pkt)) {
         report_arriving(router, pkt);
-        break;
-    case Outputs::Defer:
-        deferred_.push_back(Output{now, false, router, 0, &pkt});
-        break;
-    case Outputs::Suppress: {
-        const bool same =
-            replayed_outputs_ < deferred_next_ && deferred_[replayed_outputs_].cycle == now &&
-            !deferred_[replayed_outputs_].injected && deferred_[replayed_outputs_].router == router;
-        if (!same) {
-            throw std::logic_error(std::string(name()) + ": run-ahead replay diverged");
-        }
-        ++replayed_outputs_;
-        break;
-    }
-    }
-}
-
-// Whether processing `cycle` would offer a packet to its endpoint: a running
-// ejection hop whose run reaches the tail by then.
-bool PacketTorus::delivers_at(int64_t cycle) const {
-    for (const Event &e : events_) {
-        if (e.cycle != cycle || e.kind != Ev::Check) {
-            continue;
-        }
-        const Seg &s = *e.seg;
-        if (e.gen != s.gen || s.finished || !s.running || s.hop != s.worm->last_hop) {
-            continue;
-        }
-        const Run &r = s.runs.back();
-        if (int64_t(r.first) + (cycle - r.t0) >= int64_t(flits(s))) {
-            return true;
-        }
-    }
-    return false;
-}
-
-// The worm w was just taken into an empty network: saves what its events will
-// change, then processes them ahead up to (not including) its delivery.
-void PacketTorus::begin_run_ahead(Worm &w) {
-    ++run_ahead_packets_;
-    ahead_worm_ = &w;
-    ahead_seq_ = seq_;
-    ahead_events_ = events_processed_;
-    ahead_channels_.clear();
-    ahead_fifos_.clear();
-    for (const Seg &s : w.segs) {
-        const Channel &c = channels_[s.channel];
-        ahead_channels_.push_back(ChannelSnapshot{s.channel, s.vc, c.last_vc, c.vcs[s.vc].last_key,
-                                                  c.port_last_vc, channel_stats(s.channel)});
-        if (params_.vc_realloc_tail_sent) {
-            ahead_fifos_.push_back(c.vcs[s.vc].fifo);
-        }
-    }
-    deferred_.clear();
-    deferred_next_ = 0;
-
-    current_ = now_cycle(); // no wake-ups while scheduling
-    if (lone_full_rate(w)) {
-        ++run_ahead_closed_form_;
-        run_ahead_closed_form(w);
-    } else {
-        schedule(w.inj.eligible_cycle, Ev::HeadReady, &w.segs[0]);
-        outputs_ = Outputs::Defer;
-        ahead_through_ = -1;
-        while (!events_.empty() && !delivers_at(next_event().cycle)) {
-            const int64_t cycle = next_event().cycle;
-            process_cycle(cycle);
-            ahead_through_ = cycle;
-        }
-        outputs_ = Outputs::Emit;
-    }
-    current_ = -1;
-    ahead_ = ahead_through_ >= 0;
-    wake_.cancel();
-    wake_ahead();
-}
-
-// Whether a packet alone in the network crosses every channel in one run of
-// consecutive cycles: true when it fits in a buffer, or when every credit comes
-// back in time (router delay + 2 x wire + 1 <= buffer, docs/network.md). The
-// closed form keeps only the state of the default router policies: under
-// tail_sent (shared buffer streams) or an input speedup (per-port round robin)
-// the packet runs ahead event by event.
-bool PacketTorus::lone_full_rate(const Worm &w) const {
-    if (params_.vc_realloc_tail_sent || params_.input_speedup != 0) {
-        return false;
-    }
-    if (int64_t(w.inj.flits) <= params_.buffer_flits) {
-        return true;
-    }
-    for (int h = 0; h < w.last_hop; ++h) {
-        if (params_.router_delay_cycles + 2 * w.segs[h].wire + 1 > params_.buffer_flits) {
-            return false;
-        }
-    }
-    return true;
-}
-
-// The run-ahead of a lone packet that moves at full rate, in closed form: hop h
-// starts at T_h (T_0 = eligible cycle, T_h = T_(h-1) + wire + router delay, its
-// VC granted and its link won the cycle its head is ready) and crosses flit k at
-// T_h + k. Leaves exactly the state the event processing reaches after the last
-// cycle before the delivery D = T_H + flits: every hop before the last finished,
-// their VCs released except the one before the last (released at the delivery),
-// the eject hop running with its check at D, the endpoint calls deferred. Only
-// host-side figures differ (events_processed_ and superseded checks are not
-// counted), and ahead_through_ is D - 1, which at most makes a replay start
-// from a cycle with nothing to process.
-void PacketTorus::run_ahead_closed_form(Worm &w) {
-    const int64_t n = int64_t(w.inj.flits);
-    int64_t t = w.inj.eligible_cycle;
-    for (int h = 0; h <= w.last_hop; ++h) {
-        Seg &s = w.segs[h];
-        if (h > 0) {
-            t += w.segs[h - 1].wire + params_.router_delay_cycles;
-        }
-        s.runs.push_back({0, t});
-        s.head_ready = t;
-        s.vc_owned = true;
-        Channel &c = channels_[s.channel];
-        c.last_vc = s.vc;
-        VcState &v = c.vcs[s.vc];
-        v.last_key = std::max(0, w.inj.path[h].requester);
-        v.owner = h + 1 >= w.last_hop ? &s : nullptr;
-        record_head(s.channel, 0);
-        if (h < w.last_hop) {
-            s.finished = true;
-            s.count = int32_t(n);
-            record_flits(s.channel, w.inj.flits);
-        } else {
-            s.running = true;
-            c.sender = &s;
-        }
-    }
-    const Packet &pkt = *w.inj.pkt;
-    const int64_t injected = w.segs[0].runs[0].t0 + n;
-    const int64_t last_start = w.segs[w.last_hop].runs[0].t0;
-    const int64_t arriving = last_start + int64_t(pkt.early_flits);
-    const bool wants = wants_arriving(pkt, w.inj.flits);
-    if (wants && arriving < injected) {
-        deferred_.push_back(Output{arriving, false, pkt.dst_router, 0, &pkt});
-    }
-    deferred_.push_back(Output{injected, true, w.src, pkt.tag, nullptr});
-    if (wants && arriving >= injected) {
-        deferred_.push_back(Output{arriving, false, pkt.dst_router, 0, &pkt});
-    }
-    queues_[w.src].pop_front();
-    const int64_t delivery = last_start + n;
-    schedule(delivery, Ev::Check, &w.segs[w.last_hop]);
-    ahead_through_ = delivery - 1;
-}
-
-// The next cycle with work while ahead: an endpoint call due, or the first
-// cycle not processed yet.
-void PacketTorus::wake_ahead() {
-    int64_t next = kNever;
-    if (deferred_next_ < deferred_.size()) {
-        next = deferred_[deferred_next_].cycle;
-    }
-    if (!events_.empty()) {
-        next = std::min(next, next_event().cycle);
-    }
-    if (next != kNever) {
-        wake_at(next);
-    }
-}
-
-// Something from outside (a packet offered, an endpoint ready) happens during
-// `cycle` while the engine is ahead: returns to the state the ahead worm found
-// and replays its events as far as cycle-by-cycle processing would have got by
-// now: through `cycle` if this cycle's processing has run, else through the cycle
-// before. Cycle-by-cycle processing runs a cycle at its start, so it has run for
-// every caller later in the cycle (a thread that a disk interrupt put off the
-// cycle grid) and for every thread process; only a method at the cycle's very
-// start may come first. Endpoint calls made so far are exactly the replayed ones;
-// later ones are dropped and will be made by the usual processing.
-void PacketTorus::catch_up(int64_t now) {
-    ahead_ = false;
-    const bool cycle_ran = last_step_cycle_ == now || common::sim_time() > time_of(now);
-    const int64_t cycle = cycle_ran ? now : now - 1;
-    if (ahead_through_ > cycle) {
-        ++run_ahead_replays_;
-        Worm &w = *ahead_worm_;
-        seq_ = ahead_seq_;
-        events_processed_ = ahead_events_;
-        events_.clear();
-        for (size_t i = 0; i < ahead_channels_.size(); ++i) {
-            const ChannelSnapshot &cs = ahead_channels_[i];
-            Channel &c = channels_[cs.channel];
-            c.port_sender = nullptr;
-            c.port_last_vc = cs.port_last_vc;
-            c.port_dirty = false;
-            c.port_eligible[cs.vc] = nullptr;
-            if (params_.vc_realloc_tail_sent) {
-                c.vcs[cs.vc].fifo = ahead_fifos_[i];
-            }
-            c.sender = nullptr;
-            c.last_vc = cs.last_vc;
-            c.dirty = false;
-            c.eligible[cs.vc] = nullptr;
-            VcState &v = c.vcs[cs.vc];
-            v.owner = nullptr;
-            v.waiting.clear();
-            v.marked = false;
-            v.last_key = cs.last_key;
-            channel_stats(cs.channel) = cs.stats;
-        }
-        reset_segs(w);
-        if (queues_[w.src].empty()) {
-            queues_[w.src].push_back(&w);
-        }
-        current_ = cycle;
-        schedule(w.inj.eligible_cycle, Ev::HeadReady, &w.segs[0]);
-        outputs_ = Outputs::Suppress;
-        replayed_outputs_ = 0;
-        while (!events_.empty() && next_event().cycle <= cycle) {
-            process_cycle(next_event().cycle);
-        }
-        outputs_ = Outputs::Emit;
-        if (replayed_outputs_ != deferred_next_) {
-            throw std::logic_error(std::string(name()) + ": run-ahead replay diverged");
-        }
-        current_ = -1;
-    } else if (deferred_next_ != deferred_.size()) {
-        throw std::logic_error(std::string(name()) + ": run-ahead outputs left unmade");
-    }
-    deferred_.clear();
-    deferred_next_ = 0;
-    wake_.cancel();
-    if (!events_.empty()) {
-        wake_at(next_event().cycle);
     }
 }
 

@@ -12,15 +12,10 @@
 // only where a run starts, stops or ends: a few events per packet-hop, whatever
 // the packet's length, and none while the network is idle.
 //
-// Run-ahead (host speed only): a packet that enters an empty network has nothing
-// to contend with until the next packet is offered, so its events are computed
-// at once, ahead of SystemC time, up to the cycle of its delivery (which the
-// endpoint may refuse). The engine wakes only at the cycles where an endpoint
-// sees something (injected, arriving, the delivery). When a packet is offered
-// or an endpoint becomes ready while the state is ahead, the engine goes back
-// to the state the packet entered with and replays its events up to the
-// current cycle, which leaves exactly the state the cycle-by-cycle processing
-// would have reached (docs/network.md, "Host speed").
+// Run-ahead (host speed only): a packet that enters an empty network is computed
+// ahead of SystemC time up to its delivery, and replayed when something from
+// outside comes first (PacketTorusRunAhead, packet_torus_run_ahead.h; switch
+// speed.torus_run_ahead).
 
 #include "tlm_models/net/torus_base.h"
 
@@ -29,6 +24,8 @@
 #include <vector>
 
 namespace starfish::net {
+
+class PacketTorusRunAhead;
 
 class PacketTorus : public TorusBase {
 public:
@@ -40,12 +37,13 @@ public:
     uint64_t events_processed() const override { return events_processed_; }
     // Host-side counters of the run-ahead: packets that entered an empty network,
     // and how often a new packet or endpoint made the engine replay one.
-    uint64_t run_ahead_packets() const { return run_ahead_packets_; }
-    uint64_t run_ahead_replays() const { return run_ahead_replays_; }
+    uint64_t run_ahead_packets() const;
+    uint64_t run_ahead_replays() const;
     // Run-ahead packets computed in closed form (alone and at full rate).
-    uint64_t run_ahead_closed_form() const { return run_ahead_closed_form_; }
+    uint64_t run_ahead_closed_form() const;
 
 private:
+    friend class PacketTorusRunAhead; // works on the state below
     struct Worm;
     struct Run {
         int32_t first; // index of the run's first flit
@@ -137,34 +135,9 @@ private:
     const Event &next_event() const { return events_.front(); }
     void pop_event();
 
-    // Endpoint calls of a processed cycle: made now, deferred to their cycle
-    // (run-ahead) or dropped (replay: they were made already).
-    enum class Outputs : uint8_t { Emit, Defer, Suppress };
-    struct Output {
-        int64_t cycle;
-        bool injected; // else arriving
-        int router;
-        uint64_t tag;      // injected
-        const Packet *pkt; // arriving
-    };
+    // Endpoint calls of a processed cycle: made now, or taken by the run-ahead.
     void output_injected(int64_t now, int router, uint64_t tag);
     void output_arriving(int64_t now, int router, const Packet &pkt);
-
-    // Run-ahead (see the top of this file).
-    struct ChannelSnapshot {
-        int channel;
-        int vc;
-        int last_vc;
-        int last_key;
-        int port_last_vc;
-        ChannelStats stats;
-    };
-    void begin_run_ahead(Worm &w);
-    bool lone_full_rate(const Worm &w) const;
-    void run_ahead_closed_form(Worm &w);
-    bool delivers_at(int64_t cycle) const;
-    void wake_ahead();
-    void catch_up(int64_t cycle);
 
     // Flit timing.
     uint32_t flits(const Seg &s) const { return s.worm->inj.flits; }
@@ -229,20 +202,7 @@ private:
     std::vector<Worm *> free_worms_;
     int live_worms_ = 0; // accepted and not delivered
 
-    Outputs outputs_ = Outputs::Emit;
-    bool ahead_ = false;         // events up to ahead_through_ are processed already
-    int64_t ahead_through_ = -1; // the last cycle processed ahead of SystemC time
-    Worm *ahead_worm_ = nullptr; // the packet that entered the empty network
-    uint64_t ahead_seq_ = 0;     // seq_ and events_processed_ when it did
-    uint64_t ahead_events_ = 0;
-    std::vector<ChannelSnapshot> ahead_channels_; // its path's state then
-    std::vector<Fifo> ahead_fifos_;               // and its buffers' (tail_sent)
-    std::vector<Output> deferred_;                // in cycle order
-    size_t deferred_next_ = 0;                    // the first not made yet
-    size_t replayed_outputs_ = 0;
-    uint64_t run_ahead_packets_ = 0;
-    uint64_t run_ahead_closed_form_ = 0;
-    uint64_t run_ahead_replays_ = 0;
+    std::unique_ptr<PacketTorusRunAhead> run_ahead_;
 };
 
 } // namespace starfish::net

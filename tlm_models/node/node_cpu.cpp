@@ -158,11 +158,11 @@ void NodeCpu::sync() {
             wait_ps(pending_ps_);
             pending_ps_ = 0;
         }
-        apply_handler_posted();
+        shortcuts_.apply_handler_posted();
         return;
     }
     for (;;) {
-        apply_reached_posted();
+        shortcuts_.apply_reached();
         serve_interrupts();
         if (pending_ps_ == 0) {
             return;
@@ -171,87 +171,8 @@ void NodeCpu::sync() {
         sc_core::wait(sc_core::sc_time::from_value(pending_ps_), irq_event_);
         uint64_t spent = std::min(now_ps() - start, pending_ps_);
         pending_ps_ -= spent;
-        work_ps_ += spent;
+        shortcuts_.work_done(spent);
     }
-}
-
-// Beyond this much pending work a point is never left out: firmware that loops
-// over such points alone (a thread spinning on hal_yield) must still let the
-// simulation's time go on (the deadlock watchdog watches it).
-constexpr uint64_t kQuietPendingLimitCycles = 10000;
-
-bool NodeCpu::quiet_through_pending() const {
-    if (hub_ != nullptr || pending_ps_ == 0) {
-        return false; // traced: every point at its own time (the trace's stamps)
-    }
-    if (pending_ps_ > kQuietPendingLimitCycles * params_.cycle_ps) {
-        return false;
-    }
-    if (!in_handler_ && enabled_mask_ != 0 && running_ != nullptr && first_raised_line() >= 0) {
-        return false; // a synchronisation would serve it at once
-    }
-    // No process is runnable or notified now, and no timed event comes up to and
-    // including the end of the pending work (sc_time_to_pending_activity, without
-    // its allocation).
-    const sc_core::sc_simcontext *sim = sc_core::sc_get_curr_simcontext();
-    if (sim->pending_activity_at_current_time()) {
-        return false;
-    }
-    sc_core::sc_time next;
-    return !sim->next_time(next) || next.value() > now_ps() + pending_ps_;
-}
-
-void NodeCpu::sync_unless_quiet() {
-    if (in_handler_ && hub_ == nullptr) {
-        // Nothing interrupts a handler, and what it posts or spawns runs only after
-        // it ends: such a point orders nothing here.
-        ++handler_syncs_skipped_;
-        return;
-    }
-    if (quiet_through_pending()) {
-        ++quiet_syncs_skipped_;
-    } else {
-        sync();
-    }
-}
-
-// ---- posted register writes ------------------------------------------------------
-
-bool NodeCpu::post_write(uint32_t addr, uint32_t value, bool only_when_quiet) {
-    if (only_when_quiet) {
-        if (!quiet_through_pending()) {
-            return false;
-        }
-        ++quiet_posts_;
-    }
-    if (in_handler_) {
-        // Nothing interrupts a handler: its writes apply at its next synchronisation.
-        handler_posted_.push_back({0, addr, value});
-        return true;
-    }
-    if (enabled_mask_ != 0 && first_raised_line() >= 0) {
-        return false;
-    }
-    posted_.push_back({work_ps_ + pending_ps_, addr, value});
-    return true;
-}
-
-void NodeCpu::apply_reached_posted() {
-    while (posted_head_ < posted_.size() && posted_[posted_head_].at_ps <= work_ps_) {
-        const PostedWrite w = posted_[posted_head_++];
-        posted_sink_(w.addr, w.value);
-    }
-    if (posted_head_ == posted_.size() && posted_head_ != 0) {
-        posted_.clear();
-        posted_head_ = 0;
-    }
-}
-
-void NodeCpu::apply_handler_posted() {
-    for (size_t i = 0; i < handler_posted_.size(); ++i) {
-        posted_sink_(handler_posted_[i].addr, handler_posted_[i].value);
-    }
-    handler_posted_.clear();
 }
 
 // ---- interrupts ----------------------------------------------------------------
@@ -336,7 +257,7 @@ void NodeCpu::dispatch(unsigned line) {
     if (pending_ps_ > 0) {
         wait_ps(pending_ps_);
     }
-    apply_handler_posted();
+    shortcuts_.apply_handler_posted();
     in_handler_ = false;
     set_activity(interrupted_activity);
     pending_ps_ = interrupted_pending;

@@ -19,6 +19,7 @@
 #include "hw/node_map.h"
 #include "tlm_models/common/sim_time.h"
 #include "tlm_models/common/trace_hub.h"
+#include "tlm_models/node/cpu_sync_shortcuts.h"
 #include "tlm_models/node/node_cpu_params.h"
 
 #include <nlohmann/json.hpp>
@@ -108,8 +109,13 @@ public:
     // meanwhile, before what follows: no device sees its time. When the simulation
     // has nothing at all to do until the pending work ends, no interrupt can come
     // and nothing can change in between, so it is left to the next one (the
-    // results are the same; the host saves a wait).
-    void sync_unless_quiet();
+    // results are the same; the host saves a wait). CpuSyncShortcuts decides
+    // (switch speed.cpu_skip_quiet_sync).
+    void sync_unless_quiet() {
+        if (!shortcuts_.skip_sync()) {
+            sync();
+        }
+    }
     // Makes a new thread ready (it starts when it gets the CPU). Charges
     // cost.thread_create_cycles. False if the node's thread limit is reached.
     bool spawn(Body body, const std::string &name);
@@ -152,10 +158,13 @@ public:
     // only_when_quiet, also false unless the simulation has nothing at all to do
     // before the write's time: then no interrupt can come before the write, and no
     // device or handler can tell a posted write from a synchronised one, whatever
-    // the firmware does in between.
-    using PostedSink = std::function<void(uint32_t addr, uint32_t value)>;
-    void set_posted_sink(PostedSink sink) { posted_sink_ = std::move(sink); }
-    bool post_write(uint32_t addr, uint32_t value, bool only_when_quiet = false);
+    // the firmware does in between. CpuSyncShortcuts keeps the posted writes
+    // (switch speed.cpu_posted_writes).
+    using PostedSink = CpuSyncShortcuts::PostedSink;
+    void set_posted_sink(PostedSink sink) { shortcuts_.set_posted_sink(std::move(sink)); }
+    bool post_write(uint32_t addr, uint32_t value, bool only_when_quiet = false) {
+        return shortcuts_.post_write(addr, value, only_when_quiet);
+    }
 
     // ---- harness ----------------------------------------------------------------
     // "node N: message" of the first fail(), or "" if none.
@@ -174,15 +183,16 @@ public:
     uint64_t timers_expired() const { return timers_expired_; }
     // Host-side only (never in results): writes posted because the simulation was
     // quiet, and synchronisations left out for the same reason.
-    uint64_t quiet_posts() const { return quiet_posts_; }
-    uint64_t quiet_syncs_skipped() const { return quiet_syncs_skipped_; }
+    uint64_t quiet_posts() const { return shortcuts_.quiet_posts(); }
+    uint64_t quiet_syncs_skipped() const { return shortcuts_.quiet_syncs_skipped(); }
     // Points left out because a handler made them (NodeCpu::sync_unless_quiet).
-    uint64_t handler_syncs_skipped() const { return handler_syncs_skipped_; }
+    uint64_t handler_syncs_skipped() const { return shortcuts_.handler_syncs_skipped(); }
     // Reports the activity holding the CPU, busy, the ready-thread count and the
     // interrupt lines to `hub` under `scope` (docs/observe.md). Before sc_start.
     void observe(trace::TraceHub *hub, const std::string &scope);
 
 private:
+    friend class CpuSyncShortcuts; // decides from the state below
     struct Thread;
     struct ThreadExit {};
 
@@ -201,9 +211,6 @@ private:
     void serve_interrupts();
     void dispatch(unsigned line);
     void wait_ps(uint64_t ps);
-    bool quiet_through_pending() const;
-    void apply_reached_posted();
-    void apply_handler_posted();
     void require_thread(const char *service);
     void enqueue_waiter(uint32_t handle, Thread *t);
     bool remove_waiter(uint32_t handle, Thread *t); // false if t is not in the queue
@@ -235,16 +242,7 @@ private:
     sc_core::sc_event irq_event_;
     uint64_t device_access_delta_ = ~uint64_t(0);
 
-    struct PostedWrite {
-        uint64_t at_ps; // where in the threads' work (work_ps_) the write lies
-        uint32_t addr;
-        uint32_t value;
-    };
-    PostedSink posted_sink_;
-    uint64_t work_ps_ = 0;                    // threads' pending work waited out so far
-    std::vector<PostedWrite> posted_;         // by threads, in order, from posted_head_ on
-    size_t posted_head_ = 0;                  // the first one not applied yet
-    std::vector<PostedWrite> handler_posted_; // by the running handler
+    CpuSyncShortcuts shortcuts_{*this, params_.posted_writes, params_.skip_quiet_sync};
 
     // FIFO of the threads waiting on a semaphore, linked through Thread::next_waiter.
     struct WaitQueue {
@@ -264,9 +262,6 @@ private:
     uint64_t threads_created_ = 0;
     uint64_t wakeups_ = 0;
     uint64_t timers_expired_ = 0;
-    uint64_t quiet_posts_ = 0;
-    uint64_t quiet_syncs_skipped_ = 0;
-    uint64_t handler_syncs_skipped_ = 0;
     bool trace_on_ = false;
     std::vector<ActivityInterval> trace_;
 

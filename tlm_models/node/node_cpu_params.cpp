@@ -41,6 +41,19 @@ void declare_node_cpu_params(config::Registry &reg) {
     reg.add_int("machine.fw_stack_kb", 64, "KB", {16, 65536},
                 "host stack of each firmware thread (a simulator resource, not node memory)",
                 "estimate: room for an 8 KB block on a thread's stack plus deep call chains");
+    reg.add_bool("speed.cpu_posted_writes", true,
+                 "post register writes that only hold a device operand (the NI's TX_* "
+                 "operands) instead of synchronising the CPU for each (false: every register "
+                 "write synchronises); an exact speed-up, the results are identical either way",
+                 "exact: a host speed-up only; off gives the same results "
+                 "(test_node_speed_switches)");
+    reg.add_bool("speed.cpu_skip_quiet_sync", true,
+                 "leave out a CPU synchronisation point that orders nothing (inside a handler, "
+                 "or while the simulation has nothing to do before the pending work ends), and "
+                 "post the registers allowed only then (false: every synchronisation point is "
+                 "taken); an exact speed-up, the results are identical either way",
+                 "exact: a host speed-up only; off gives the same results "
+                 "(test_node_speed_switches)");
 }
 
 uint64_t cpu_cycle_ps(const config::Config &cfg) {
@@ -61,6 +74,8 @@ NodeCpuParams NodeCpuParams::from(const config::Config &cfg) {
     p.yield_cycles = get_u32(cfg, "cost.yield_cycles");
     p.thread_limit = get_u32(cfg, "machine.node_thread_limit");
     p.stack_bytes = get_u32(cfg, "machine.fw_stack_kb") * 1024u;
+    p.posted_writes = cfg.get_bool("speed.cpu_posted_writes");
+    p.skip_quiet_sync = cfg.get_bool("speed.cpu_skip_quiet_sync");
     return p;
 }
 

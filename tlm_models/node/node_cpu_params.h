@@ -11,7 +11,8 @@
 
 namespace starfish::node {
 
-// cost.* of the scheduler services and machine.fw_stack_kb, machine.node_thread_limit.
+// cost.* of the scheduler services, machine.fw_stack_kb, machine.node_thread_limit and
+// the CPU's host speed-ups speed.cpu_posted_writes, speed.cpu_skip_quiet_sync.
 void declare_node_cpu_params(config::Registry &registry);
 
 struct NodeCpuParams {
@@ -27,6 +28,10 @@ struct NodeCpuParams {
     uint32_t yield_cycles = 0;
     uint32_t thread_limit = 256;     // live firmware threads per node
     uint32_t stack_bytes = 64 << 10; // host stack of each firmware thread
+    // Host speed-ups (CpuSyncShortcuts; results identical either way): posted
+    // register writes, and synchronisation points left out while quiet.
+    bool posted_writes = true;
+    bool skip_quiet_sync = true;
 
     static NodeCpuParams from(const config::Config &cfg);
 };
