@@ -179,7 +179,9 @@ fw_ra_t *fw_ra_get(fw_msg_t *m, uint32_t kind);
 fw_ra_t *fw_ra_get_system(fw_msg_t *m, unsigned type);
 void fw_ra_put(fw_msg_t *m, fw_ra_t *ra);
 fw_pending_t *fw_pending_new(fw_msg_t *m);
-fw_pending_t *fw_pending_get(fw_msg_t *m);
+/* A receive record for a message from `src` with this header and a body of `bytes`
+ * (NULL when node memory ran out). */
+fw_pending_t *fw_pending_get(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_t bytes);
 void fw_pending_put(fw_msg_t *m, fw_pending_t *p);
 /* A request buffer for a body of `bytes`: from the pool when it fits (growing the
  * pool when empty), else an allocation of its own (*kind says which). */

@@ -67,7 +67,7 @@ fw_pending_t *fw_pending_new(fw_msg_t *m) {
     return p;
 }
 
-fw_pending_t *fw_pending_get(fw_msg_t *m) {
+fw_pending_t *fw_pending_get(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_t bytes) {
     fw_pending_t *p = m->pend_free;
     if (p != NULL) {
         m->pend_free = p->next;
@@ -81,6 +81,9 @@ fw_pending_t *fw_pending_get(fw_msg_t *m) {
     p->next = NULL;
     p->buf = NULL;
     p->buf_kind = 0;
+    p->src = src;
+    p->hdr = *hdr;
+    p->body_bytes = bytes;
     return p;
 }
 

@@ -336,13 +336,10 @@ static void rx_batch(fw_msg_t *m, fw_queued_t *q, unsigned src, const fw_msg_hdr
     }
     uint8_t *stage = is_get ? lazy_buffer(m, &qs->get_stage, "a queued-Memget list")
                             : lazy_buffer(m, &qs->put_stage, "a queued-Memput batch");
-    fw_pending_t *p = stage != NULL ? fw_pending_get(m) : NULL;
+    fw_pending_t *p = stage != NULL ? fw_pending_get(m, src, hdr, bytes) : NULL;
     if (p == NULL) {
         return;
     }
-    p->src = src;
-    p->hdr = *hdr;
-    p->body_bytes = bytes;
     p->buf = stage;
     m->stats.batches_received++;
     fw_msg_accept(m, ans, stage, bytes, p->addr);

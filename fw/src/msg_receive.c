@@ -68,13 +68,10 @@ static void rx_memput(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32
         fw_msg_send_reply(m, src, hdr->reply, status, NULL, NULL, 0);
         return;
     }
-    fw_pending_t *p = fw_pending_get(m);
+    fw_pending_t *p = fw_pending_get(m, src, hdr, bytes);
     if (p == NULL) {
         return;
     }
-    p->src = src;
-    p->hdr = *hdr;
-    p->body_bytes = bytes;
     p->buf = m->base + hdr->offset;
     fw_msg_accept(m, ans, p->buf, bytes, p->addr);
 }

@@ -104,13 +104,10 @@ void fw_msg_rx_user(fw_msg_t *m, unsigned src, const fw_msg_hdr_t *hdr, uint32_t
                      hdr->type, src);
     }
     hal_cycles(m->h, m->c.request_accept);
-    fw_pending_t *p = fw_pending_get(m);
+    fw_pending_t *p = fw_pending_get(m, src, hdr, bytes);
     if (p == NULL) {
         return;
     }
-    p->src = src;
-    p->hdr = *hdr;
-    p->body_bytes = bytes;
     if (bytes == 0) {
         fw_msg_dispatch_request(m, p);
         return;

@@ -20,10 +20,7 @@ static void on_header(fw_msg_t *m, void *state, unsigned src, const fw_msg_hdr_t
     if (bytes == 0 || bytes > PROBE_ECHO_MAX) {
         fw_msg_failf(m, "echo: %u-byte body", bytes);
     }
-    fw_pending_t *p = fw_pending_get(m);
-    p->src = src;
-    p->hdr = *hdr;
-    p->body_bytes = bytes;
+    fw_pending_t *p = fw_pending_get(m, src, hdr, bytes);
     p->buf = pr->stage;
     fw_msg_accept(m, ans, p->buf, bytes, p->addr);
 }

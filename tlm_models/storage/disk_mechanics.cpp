@@ -28,19 +28,21 @@ uint64_t DiskMechanics::run_end_slot(uint32_t lba, uint64_t u, uint32_t sectors)
         if (sectors <= on_track) {
             return u + sectors;
         }
-        u += on_track;
+        u = next_track_slot(lba / spt, u + on_track);
         sectors -= on_track;
-        uint32_t track = lba / spt;
         lba += on_track;
-        // Skew gap to the next track's first sector; whole revolutions more when the
-        // head switch or seek does not fit in it.
-        uint64_t gap = geom_.skew_slots(track);
-        uint64_t need = geom_.switch_ps(track, track + 1);
-        while (static_cast<uint64_t>(clock_.slot_time(u + gap) - clock_.slot_time(u)) < need) {
-            gap += spt;
-        }
-        u += gap;
     }
+}
+
+uint64_t DiskMechanics::next_track_slot(uint32_t track, uint64_t u) const {
+    // Skew gap to the next track's first sector; whole revolutions more when the
+    // head switch or seek does not fit in it.
+    uint64_t gap = geom_.skew_slots(track);
+    uint64_t need = geom_.switch_ps(track, track + 1);
+    while (static_cast<uint64_t>(clock_.slot_time(u + gap) - clock_.slot_time(u)) < need) {
+        gap += geom_.sectors_per_track();
+    }
+    return u + gap;
 }
 
 uint32_t DiskMechanics::run_sectors_by(uint32_t lba, uint64_t u, uint32_t max_sectors,
@@ -60,15 +62,8 @@ uint32_t DiskMechanics::run_sectors_by(uint32_t lba, uint64_t u, uint32_t max_se
         if (done == max_sectors) {
             return done;
         }
-        u += on_track;
-        uint32_t track = lba / spt;
+        u = next_track_slot(lba / spt, u + on_track);
         lba += on_track;
-        uint64_t gap = geom_.skew_slots(track);
-        uint64_t need = geom_.switch_ps(track, track + 1);
-        while (static_cast<uint64_t>(clock_.slot_time(u + gap) - clock_.slot_time(u)) < need) {
-            gap += spt;
-        }
-        u += gap;
         if (last < u) {
             return done; // in the gap, switching tracks
         }

@@ -56,6 +56,10 @@ public:
     uint32_t run_sectors_by(uint32_t lba, uint64_t u, uint32_t max_sectors, uint64_t t) const;
 
 private:
+    // The slot where track + 1's first sector passes under the head for a run that
+    // reaches the end of `track` at slot u.
+    uint64_t next_track_slot(uint32_t track, uint64_t u) const;
+
     DiskGeometry geom_;
     RotationClock clock_;
 };
