@@ -49,6 +49,7 @@
 
 #include "hw/reg_table.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define HW_NI_ID_VALUE 0x4e490001u /* "NI", interface version 1 */
@@ -136,6 +137,11 @@ HW_REG_ENUM(hw_ni_reg){HW_NI_REGISTERS(HW_NI_REG_ENUMERATOR_)};
 #define HW_NI_REC_HEADER 1u /* first packet of a message arrived */
 #define HW_NI_REC_DONE 2u   /* an ACCEPT_NOTIFY body is in memory */
 
+/* The kinds as a table (hw/reg_table.h). */
+#define HW_NI_REC_KINDS(K)                                                                         \
+    K(HEADER, HW_NI_REC_HEADER, "first packet of a message arrived")                               \
+    K(DONE, HW_NI_REC_DONE, "an ACCEPT_NOTIFY body is in memory")
+
 typedef struct hw_ni_rx_record {
     uint32_t kind;       /* HW_NI_REC_* */
     uint32_t src_node;   /* sender's node id */
@@ -149,13 +155,36 @@ typedef struct hw_ni_rx_record {
 } hw_ni_rx_record_t;
 
 #ifdef __cplusplus
-static_assert(sizeof(hw_ni_rx_record_t) == HW_NI_RX_RECORD_BYTES, "record size");
+#define HW_NI_STATIC_ASSERT_(cond, what) static_assert(cond, what)
 #else
-_Static_assert(sizeof(hw_ni_rx_record_t) == HW_NI_RX_RECORD_BYTES, "record size");
+#define HW_NI_STATIC_ASSERT_(cond, what) _Static_assert(cond, what)
 #endif
+HW_NI_STATIC_ASSERT_(sizeof(hw_ni_rx_record_t) == HW_NI_RX_RECORD_BYTES, "record size");
+
+/* The record as a layout (hw/reg_table.h), measured from the struct, so the two
+ * cannot disagree: the Verilog record formatter is generated from it. */
+#define HW_NI_REC_AT_(member) offsetof(hw_ni_rx_record_t, member)
+#define HW_NI_REC_WORDS_(member) (uint32_t)(sizeof(((hw_ni_rx_record_t *)0)->member) / 4u)
+#define HW_NI_RECORD_LAYOUT(L)                                                                     \
+    L(KIND, HW_NI_REC_AT_(kind), HW_NI_REC_WORDS_(kind), 0xffffffffu, "HW_NI_REC_*")               \
+    L(SRC_NODE, HW_NI_REC_AT_(src_node), HW_NI_REC_WORDS_(src_node), 0xffffffffu,                  \
+      "sender's node id")                                                                          \
+    L(HANDLE, HW_NI_REC_AT_(handle), HW_NI_REC_WORDS_(handle), 0xffffffffu,                        \
+      "HEADER: answer with RX_CMD (HW_NI_NONE if no body)")                                        \
+    L(COOKIE, HW_NI_REC_AT_(cookie), HW_NI_REC_WORDS_(cookie), 0xffffffffu,                        \
+      "DONE: RX_COOKIE given with the ACCEPT_NOTIFY")                                              \
+    L(HDR_BYTES, HW_NI_REC_AT_(hdr_bytes), HW_NI_REC_WORDS_(hdr_bytes), 0xffffffffu,               \
+      "software header bytes in HEADER")                                                           \
+    L(BODY_BYTES, HW_NI_REC_AT_(body_bytes), HW_NI_REC_WORDS_(body_bytes), 0xffffffffu,            \
+      "the message's body size")                                                                   \
+    L(RESERVED, HW_NI_REC_AT_(reserved), HW_NI_REC_WORDS_(reserved), 0xffffffffu, "0")             \
+    L(HEADER, HW_NI_REC_AT_(header), HW_NI_REC_WORDS_(header), 0xffffffffu,                        \
+      "HEADER: copy of the software header (bytes past HDR_BYTES 0)")                              \
+    L(PAD, HW_NI_REC_AT_(pad), HW_NI_REC_WORDS_(pad), 0xffffffffu, "0")
 
 /* ---- packet framing (inside the packet payload of hw/packet.h) ------------------
- * Every packet of a message starts with a 16-byte frame:
+ * Every packet of a message starts with a 16-byte frame (HW_NI_FRAME_LAYOUT below;
+ * the Verilog's rtl/include/hw_ni_frame.vh is generated from it):
  *   word 0  [15:0] source node id, [31:16] message sequence number (per sender,
  *           wrapping; the NI sends one message's packets back to back and the
  *           network keeps per-pair order, so it is a consistency check)
@@ -165,11 +194,36 @@ _Static_assert(sizeof(hw_ni_rx_record_t) == HW_NI_RX_RECORD_BYTES, "record size"
  *   word 3  body offset of this packet's fragment
  * then the software header (first packet only), then the body fragment. */
 #define HW_NI_FRAME_BYTES 16u
-#define HW_NI_FRAME_FIRST (1u << 8)
-#define HW_NI_FRAME_LAST (1u << 9)
+#define HW_NI_FRAME_SRC_MASK 0x0000ffffu       /* word 0 */
+#define HW_NI_FRAME_SEQ_MASK 0xffff0000u       /* word 0 */
+#define HW_NI_FRAME_HDR_BYTES_MASK 0x000000ffu /* word 1 */
+#define HW_NI_FRAME_FIRST (1u << 8)            /* word 1 */
+#define HW_NI_FRAME_LAST (1u << 9)             /* word 1 */
 #define HW_NI_FRAME_W0(src, seq) ((uint32_t)((src)&0xffffu) | ((uint32_t)((seq)&0xffffu) << 16))
 #define HW_NI_FRAME_SRC(w0) ((unsigned)((w0)&0xffffu))
 #define HW_NI_FRAME_SEQ(w0) ((unsigned)((w0) >> 16))
+
+/* The frame as a layout (hw/reg_table.h); the Verilog frame builder and parser
+ * are generated from it. */
+#define HW_NI_FRAME_LAYOUT(L)                                                                      \
+    L(SRC, 0, 1, HW_NI_FRAME_SRC_MASK, "source node id")                                           \
+    L(SEQ, 0, 1, HW_NI_FRAME_SEQ_MASK, "message sequence number (per sender, wrapping)")           \
+    L(HDR_BYTES, 4, 1, HW_NI_FRAME_HDR_BYTES_MASK,                                                 \
+      "software header bytes carried in this packet (first packet only)")                          \
+    L(FIRST, 4, 1, HW_NI_FRAME_FIRST, "first packet of the message")                               \
+    L(LAST, 4, 1, HW_NI_FRAME_LAST, "last packet of the message")                                  \
+    L(BODY_BYTES, 8, 1, 0xffffffffu, "body bytes of the whole message")                            \
+    L(OFFSET, 12, 1, 0xffffffffu, "body offset of this packet's fragment")
+
+/* The word-0 macros agree with the table's masks; a header fits its field. */
+HW_NI_STATIC_ASSERT_(HW_NI_FRAME_W0(0xffffffffu, 0) == HW_NI_FRAME_SRC_MASK, "frame SRC");
+HW_NI_STATIC_ASSERT_(HW_NI_FRAME_W0(0, 0xffffffffu) == HW_NI_FRAME_SEQ_MASK, "frame SEQ");
+HW_NI_STATIC_ASSERT_(HW_NI_FRAME_SRC(HW_NI_FRAME_SRC_MASK) == 0xffffu &&
+                         HW_NI_FRAME_SRC(HW_NI_FRAME_SEQ_MASK) == 0 &&
+                         HW_NI_FRAME_SEQ(HW_NI_FRAME_SEQ_MASK) == 0xffffu &&
+                         HW_NI_FRAME_SEQ(HW_NI_FRAME_SRC_MASK) == 0,
+                     "frame SRC/SEQ accessors");
+HW_NI_STATIC_ASSERT_(HW_NI_HDR_MAX_BYTES <= HW_NI_FRAME_HDR_BYTES_MASK, "frame HDR_BYTES width");
 
 /* The register's name for error messages ("TX_PUSH"), or NULL for an offset that
  * is not a register. */
@@ -189,6 +243,9 @@ static inline const char *hw_ni_reg_name(uint32_t offset) {
 /* The tables as data, for decoders and generators. */
 inline constexpr hw_reg_info_t hw_ni_register_table[] = {HW_NI_REGISTERS(HW_REG_INFO)};
 inline constexpr hw_field_info_t hw_ni_field_table[] = {HW_NI_FIELDS(HW_FIELD_INFO)};
+inline constexpr hw_layout_info_t hw_ni_frame_layout[] = {HW_NI_FRAME_LAYOUT(HW_LAYOUT_INFO)};
+inline constexpr hw_layout_info_t hw_ni_record_layout[] = {HW_NI_RECORD_LAYOUT(HW_LAYOUT_INFO)};
+inline constexpr hw_value_info_t hw_ni_record_kinds[] = {HW_NI_REC_KINDS(HW_VALUE_INFO)};
 #endif
 
 #endif /* STARFISH_HW_NI_REGS_H */
