@@ -1,7 +1,8 @@
 // Send side of the NI's DMA engine: one packet per command. It waits for the
 // send DMA to finish the previous packet, spends the command's setup cycles,
-// then builds the packet (route and length flits of hw/packet.h, the 16-byte NI
-// frame and the software header of hw/ni_regs.h) and starts the body DMA, which
+// then builds the packet (route and length flits of hw/packet.h, the NI frame
+// and the software header of hw/ni_regs.h, laid out by the generated includes
+// hw_packet.vh and hw_ni_frame.vh) and starts the body DMA, which
 // reads node memory through mem_rd_* at 2^cfg_dma_shift bytes per cycle and
 // writes each body word into the injection buffer (body_we). The packet is
 // offered (offer_valid) after the least delay that keeps every flit behind the
@@ -12,58 +13,67 @@
 // (the engine's own edges: every count below is of those); outputs change only
 // at edges, and the write pulses last one edge. `error` (sticky) reports a command while a packet is still
 // being set up or offered, or offer_taken without an offer.
+`include "hw_packet.vh"
+`include "hw_ni_frame.vh"
 module ni_dma_tx (
-    input  wire         clk,
-    input  wire         rst,
-    input  wire         ce,                // clock enable: this engine's edges
-    input  wire [  1:0] cfg_dma_shift,     // log2(ni.dma_bytes_per_cycle): 0..2
+    input  wire                              clk,
+    input  wire                              rst,
+    input  wire                              ce,               // clock enable: this engine's edges
+    input  wire [                       1:0] cfg_dma_shift,    // log2(ni.dma_bytes_per_cycle): 0..2
     // packet command
-    input  wire         cmd_valid,
-    input  wire [ 15:0] cmd_setup_cycles,  // >= 1 (descriptor + packet setup)
-    input  wire [ 31:0] cmd_route,         // route flit
-    input  wire [ 15:0] cmd_src_node,
-    input  wire [ 15:0] cmd_seq,
-    input  wire         cmd_first,
-    input  wire         cmd_last,
-    input  wire [  6:0] cmd_hdr_bytes,     // 0..64, multiple of 4 (first packet only)
-    input  wire [511:0] cmd_header,        // software header, word k in [32k+31:32k]
-    input  wire [ 31:0] cmd_body_bytes,    // of the whole message
-    input  wire [ 31:0] cmd_offset,        // of this fragment in the body
-    input  wire [ 31:0] cmd_frag_addr,     // node address of this fragment
-    input  wire [ 19:0] cmd_frag_bytes,
+    input  wire                              cmd_valid,
+    input  wire [                      15:0] cmd_setup_cycles, // >= 1 (descriptor + packet setup)
+    input  wire [                      31:0] cmd_route,        // route flit
+    input  wire [`HW_NI_FRAME_SRC_WIDTH-1:0] cmd_src_node,
+    input  wire [`HW_NI_FRAME_SEQ_WIDTH-1:0] cmd_seq,
+    input  wire                              cmd_first,
+    input  wire                              cmd_last,
+    input  wire [                       6:0] cmd_hdr_bytes,    // 0..HW_NI_HDR_MAX_BYTES, multiple of 4 (first packet only)
+    input  wire [8*`HW_NI_HDR_MAX_BYTES-1:0] cmd_header,       // software header, word k in [32k+31:32k]
+    input  wire [                      31:0] cmd_body_bytes,   // of the whole message
+    input  wire [                      31:0] cmd_offset,       // of this fragment in the body
+    input  wire [                      31:0] cmd_frag_addr,    // node address of this fragment
+    input  wire [                      19:0] cmd_frag_bytes,
     // node memory read port: the memory answers within the cycle
-    output wire [ 31:0] mem_rd_addr,
-    output wire         mem_rd_en,
-    input  wire [ 31:0] mem_rd_data,
+    output wire [                      31:0] mem_rd_addr,
+    output wire                              mem_rd_en,
+    input  wire [                      31:0] mem_rd_data,
     // the packet towards the router's local port
-    output reg          offer_valid,
-    output reg  [ 31:0] offer_route,
-    output reg  [ 31:0] offer_length,
-    input  wire         offer_taken,
+    output reg                               offer_valid,
+    output reg  [                      31:0] offer_route,
+    output reg  [                      31:0] offer_length,
+    input  wire                              offer_taken,
     // injection buffer: payload words 0..head_count-1 (frame, header) at once,
     // then the body words one by one
-    output reg          head_we,
-    output reg  [639:0] head_words,
-    output reg  [  4:0] head_count,
-    output reg          body_we,
-    output reg  [ 17:0] body_index,        // payload word index
-    output reg  [ 31:0] body_word,
+    output reg                               head_we,
+    output reg  [8*(`HW_NI_FRAME_BYTES+`HW_NI_HDR_MAX_BYTES)-1:0] head_words,
+    output reg  [                       4:0] head_count,
+    output reg                               body_we,
+    output reg  [                      17:0] body_index,       // payload word index
+    output reg  [                      31:0] body_word,
     // status
-    output wire         setup_busy,
-    output wire         delay_busy,
-    output reg          dma_busy,
-    output wire         active,            // counting: must be clocked
-    output reg          error
+    output wire                              setup_busy,
+    output wire                              delay_busy,
+    output reg                               dma_busy,
+    output wire                              active,           // counting: must be clocked
+    output reg                               error
 );
   localparam [1:0] IDLE = 2'd0, SETUP = 2'd1, DELAY = 2'd2, OFFER = 2'd3;
-  localparam [31:0] FRAME_FIRST = 32'h100, FRAME_LAST = 32'h200;  // hw/ni_regs.h
+  localparam integer FRAME_BITS = 8 * `HW_NI_FRAME_BYTES;
+  localparam integer HDR_BITS = 8 * `HW_NI_HDR_MAX_BYTES;
+  localparam integer HDR_MAX_WORDS = `HW_NI_HDR_MAX_BYTES / 4;
+  localparam integer HDR_FIELD_W = `HW_NI_FRAME_HDR_BYTES_WIDTH;
+  localparam [31:0] FRAME_BYTES = `HW_NI_FRAME_BYTES;
+  localparam [4:0] FRAME_WORDS = `HW_NI_FRAME_BYTES / 4;
+  localparam [31:0] HEAD_FLITS = `HW_PKT_HEAD_FLITS;
 
   reg [1:0] state;
   reg [15:0] setup_left;
   reg [31:0] delay_left;
   // the command being set up
-  reg [31:0] route_q, frame_w0_q, frame_w1_q, frame_w2_q, frame_w3_q;
-  reg [511:0] header_q;
+  reg [31:0] route_q;
+  reg [FRAME_BITS-1:0] frame_q;
+  reg [HDR_BITS-1:0] header_q;
   reg [6:0] hdr_bytes_q;
   reg [31:0] frag_addr_q;
   reg [19:0] frag_q;
@@ -100,22 +110,31 @@ module ni_dma_tx (
 
   // The command being built: the inputs when it builds in the edge that accepts
   // it (a one-cycle setup), else the latched copy.
+  wire [6:0] cmd_hdr = cmd_first ? cmd_hdr_bytes : 7'd0;
+  reg [FRAME_BITS-1:0] cmd_frame;  // the command's frame (hw_ni_frame.vh)
+  always @(*) begin
+    cmd_frame = {FRAME_BITS{1'b0}};
+    cmd_frame[`HW_NI_FRAME_SRC_POS+:`HW_NI_FRAME_SRC_WIDTH] = cmd_src_node;
+    cmd_frame[`HW_NI_FRAME_SEQ_POS+:`HW_NI_FRAME_SEQ_WIDTH] = cmd_seq;
+    cmd_frame[`HW_NI_FRAME_HDR_BYTES_POS+:HDR_FIELD_W] = {{(HDR_FIELD_W - 7) {1'b0}}, cmd_hdr};
+    cmd_frame[`HW_NI_FRAME_FIRST_POS] = cmd_first;
+    cmd_frame[`HW_NI_FRAME_LAST_POS] = cmd_last;
+    cmd_frame[`HW_NI_FRAME_BODY_BYTES_POS+:`HW_NI_FRAME_BODY_BYTES_WIDTH] = cmd_body_bytes;
+    cmd_frame[`HW_NI_FRAME_OFFSET_POS+:`HW_NI_FRAME_OFFSET_WIDTH] = cmd_offset;
+  end
+
   wire [31:0] b_route = accept ? cmd_route : route_q;
-  wire [31:0] b_w0 = accept ? {cmd_seq, cmd_src_node} : frame_w0_q;
-  wire [31:0] b_w1 = accept ? ({25'd0, cmd_first ? cmd_hdr_bytes : 7'd0} |
-                               (cmd_first ? FRAME_FIRST : 32'd0) |
-                               (cmd_last ? FRAME_LAST : 32'd0)) : frame_w1_q;
-  wire [31:0] b_w2 = accept ? cmd_body_bytes : frame_w2_q;
-  wire [31:0] b_w3 = accept ? cmd_offset : frame_w3_q;
+  wire [FRAME_BITS-1:0] b_frame = accept ? cmd_frame : frame_q;
   wire [31:0] b_addr = accept ? cmd_frag_addr : frag_addr_q;
-  wire [511:0] b_header = accept ? cmd_header : header_q;
-  wire [6:0] b_hdr = accept ? (cmd_first ? cmd_hdr_bytes : 7'd0) : hdr_bytes_q;
+  wire [HDR_BITS-1:0] b_header = accept ? cmd_header : header_q;
+  wire [6:0] b_hdr = accept ? cmd_hdr : hdr_bytes_q;
   wire [19:0] b_frag = accept ? cmd_frag_bytes : frag_q;
 
-  wire [31:0] body_start = 32'd16 + {25'd0, b_hdr};
+  // Payload byte offsets to flit indices: 4-byte flits after the head flits.
+  wire [31:0] body_start = FRAME_BYTES + {25'd0, b_hdr};
   wire [31:0] frag32 = {12'd0, b_frag};
-  wire [31:0] first_flit = 32'd2 + (body_start >> 2);
-  wire [31:0] last_flit = 32'd1 + ((body_start + frag32 + 32'd3) >> 2);
+  wire [31:0] first_flit = HEAD_FLITS + (body_start >> 2);
+  wire [31:0] last_flit = HEAD_FLITS - 32'd1 + ((body_start + frag32 + 32'd3) >> 2);
   wire [31:0] offer_delay = b_frag == 20'd0 ? 32'd0 :
       max32(flit_slack(first_flit, body_start, frag32, cfg_dma_shift),
             max32(flit_slack(last_flit > first_flit ? last_flit - 32'd1 : first_flit,
@@ -149,7 +168,7 @@ module ni_dma_tx (
       offer_route <= 32'd0;
       offer_length <= 32'd0;
       head_we <= 1'b0;
-      head_words <= 640'd0;
+      head_words <= {(FRAME_BITS + HDR_BITS) {1'b0}};
       head_count <= 5'd0;
       body_we <= 1'b0;
       body_index <= 18'd0;
@@ -161,11 +180,8 @@ module ni_dma_tx (
       dma_word <= 18'd0;
       dma_first_index <= 18'd0;
       route_q <= 32'd0;
-      frame_w0_q <= 32'd0;
-      frame_w1_q <= 32'd0;
-      frame_w2_q <= 32'd0;
-      frame_w3_q <= 32'd0;
-      header_q <= 512'd0;
+      frame_q <= {FRAME_BITS{1'b0}};
+      header_q <= {HDR_BITS{1'b0}};
       hdr_bytes_q <= 7'd0;
       frag_addr_q <= 32'd0;
       frag_q <= 20'd0;
@@ -198,10 +214,7 @@ module ni_dma_tx (
         end
         if (accept) begin
           route_q <= cmd_route;
-          frame_w0_q <= b_w0;
-          frame_w1_q <= b_w1;
-          frame_w2_q <= cmd_body_bytes;
-          frame_w3_q <= cmd_offset;
+          frame_q <= cmd_frame;
           header_q <= cmd_header;
           hdr_bytes_q <= b_hdr;
           frag_addr_q <= cmd_frag_addr;
@@ -222,18 +235,19 @@ module ni_dma_tx (
         // its delay
         if (build_now) begin
           offer_route <= b_route;
-          offer_length <= {12'd0, 20'd16 + {13'd0, b_hdr} + b_frag};
+          offer_length <= {12'd0, FRAME_BYTES[19:0] + {13'd0, b_hdr} + b_frag};
           head_we <= 1'b1;
-          head_words[127:0] <= {b_w3, b_w2, b_w1, b_w0};
-          for (k = 0; k < 16; k = k + 1) begin
-            head_words[128+32*k+:32] <= (k < {27'd0, b_hdr[6:2]}) ? b_header[32*k+:32] : 32'd0;
+          head_words[FRAME_BITS-1:0] <= b_frame;
+          for (k = 0; k < HDR_MAX_WORDS; k = k + 1) begin
+            head_words[FRAME_BITS+32*k+:32] <=
+                (k < {27'd0, b_hdr[6:2]}) ? b_header[32*k+:32] : 32'd0;
           end
-          head_count <= 5'd4 + b_hdr[6:2];
+          head_count <= FRAME_WORDS + b_hdr[6:2];
           dma_addr <= b_addr;
           dma_frag <= b_frag;
           dma_bytes <= 21'd0;
           dma_word <= 18'd0;
-          dma_first_index <= 18'd4 + {13'd0, b_hdr[6:2]};
+          dma_first_index <= {13'd0, FRAME_WORDS} + {13'd0, b_hdr[6:2]};
           dma_busy <= b_frag != 20'd0;
           if (offer_delay == 32'd0) begin
             offer_valid <= 1'b1;
