@@ -432,13 +432,13 @@ bool NiDmaRtl::check_frame(const net::Packet &pkt) {
         return true; // the bookkeeping reports it
     }
     top_->rx_length_flit = HW_LENGTH_FLIT_LANE(p.size(), pkt.lane);
-    for (int w = 0; w < 4; ++w) {
+    for (uint32_t w = 0; w < HW_NI_FRAME_BYTES / 4; ++w) {
         top_->rx_frame[w] = get_le32(p.data() + 4 * w);
     }
     top_->eval();
     const uint32_t w1 = get_le32(p.data() + 4);
     const bool first = (w1 & HW_NI_FRAME_FIRST) != 0;
-    const uint32_t hdr_bytes = first ? (w1 & 0xffu) : 0;
+    const uint32_t hdr_bytes = first ? (w1 & HW_NI_FRAME_HDR_BYTES_MASK) : 0;
     const bool malformed =
         p.size() < HW_NI_FRAME_BYTES + hdr_bytes || hdr_bytes > HW_NI_HDR_MAX_BYTES;
     const uint32_t frag =

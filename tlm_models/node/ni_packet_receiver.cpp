@@ -46,7 +46,7 @@ void NiPacketReceiver::arriving(const net::Packet &pkt) {
     const uint32_t body_bytes = get_le32(p.data() + 8), offset = get_le32(p.data() + 12);
     const uint32_t src = HW_NI_FRAME_SRC(w0);
     const bool first = (w1 & HW_NI_FRAME_FIRST) != 0, last = (w1 & HW_NI_FRAME_LAST) != 0;
-    const uint32_t hdr_bytes = w1 & 0xffu;
+    const uint32_t hdr_bytes = w1 & HW_NI_FRAME_HDR_BYTES_MASK;
     if (!first || hdr_bytes > HW_NI_HDR_MAX_BYTES || p.size() < HW_NI_FRAME_BYTES + hdr_bytes ||
         offset != 0 || body_bytes == 0 || reassembly_.count(src) != 0) {
         return;
@@ -107,7 +107,7 @@ bool NiPacketReceiver::deliver(net::PacketPtr &pkt) {
     const uint32_t src = HW_NI_FRAME_SRC(w0);
     const uint16_t seq = static_cast<uint16_t>(HW_NI_FRAME_SEQ(w0));
     const bool first = (w1 & HW_NI_FRAME_FIRST) != 0, last = (w1 & HW_NI_FRAME_LAST) != 0;
-    const uint32_t hdr_bytes = first ? (w1 & 0xffu) : 0;
+    const uint32_t hdr_bytes = first ? (w1 & HW_NI_FRAME_HDR_BYTES_MASK) : 0;
     if (p.size() < HW_NI_FRAME_BYTES + hdr_bytes || hdr_bytes > HW_NI_HDR_MAX_BYTES) {
         error("malformed packet from node " + std::to_string(src));
         return false;
