@@ -67,8 +67,7 @@ Node::Node(sc_core::sc_module_name name, const NodeSetup &setup, const config::C
                   node::NiCore::postable_registers(), node::NiCore::postable_when_quiet_registers(),
                   ni_.get());
     RegisterBus &bus = *this;
-    hal_ =
-        std::make_unique<NodeHal>(identity_of(setup), cfg, HalCosts::from(cfg), cpu_, memory_, bus);
+    hal_ = std::make_unique<NodeHal>(identity_of(setup), cfg, cpu_, memory_, bus);
     if (setup.main != nullptr) {
         FirmwareMain main = setup.main;
         hal_t *h = hal_->handle();

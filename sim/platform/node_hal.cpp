@@ -15,10 +15,10 @@ std::string hex32(uint32_t v) {
 }
 } // namespace
 
-NodeHal::NodeHal(const NodeIdentity &identity, const config::Config &cfg, const HalCosts &costs,
-                 node::NodeCpu &cpu, node::NodeMemory &memory, RegisterBus &bus)
-    : hal_{this}, identity_(identity), cfg_(cfg), costs_(costs), cpu_(cpu), memory_(memory),
-      bus_(bus), allocator_(memory.size()) {
+NodeHal::NodeHal(const NodeIdentity &identity, const config::Config &cfg, node::NodeCpu &cpu,
+                 node::NodeMemory &memory, RegisterBus &bus)
+    : hal_{this}, identity_(identity), cfg_(cfg), cpu_(cpu), memory_(memory), bus_(bus),
+      allocator_(memory.size()) {
     cpu_.set_posted_sink([this](uint32_t addr, uint32_t value) {
         if (!bus_.write_posted(addr, value)) {
             fail("hal_reg_write: the posted write to " + hex32(addr) +
@@ -96,7 +96,7 @@ void *NodeHal::mem_alloc(uint32_t bytes, uint32_t align) {
     if (align != 0 && (align & (align - 1)) != 0) {
         fail("hal_mem_alloc: alignment " + std::to_string(align) + " is not a power of two");
     }
-    cpu_.charge(costs_.mem_alloc_cycles);
+    cpu_.charge(cpu_.params().costs.cycles(node::HalCharge::MemAlloc));
     auto addr = allocator_.allocate(bytes, align);
     if (!addr) {
         return nullptr;
@@ -108,7 +108,7 @@ void NodeHal::mem_free(void *p) {
     if (p == nullptr) {
         return;
     }
-    cpu_.charge(costs_.mem_alloc_cycles);
+    cpu_.charge(cpu_.params().costs.cycles(node::HalCharge::MemAlloc));
     if (!memory_.owns(p) || !allocator_.release(memory_.address_of(p))) {
         fail("hal_mem_free of a pointer that hal_mem_alloc did not return (or already freed)");
     }
@@ -127,7 +127,7 @@ void *NodeHal::mem_ptr(uint32_t addr) {
 
 void NodeHal::register_access(bool write, uint32_t addr, uint32_t &value) {
     const char *service = write ? "hal_reg_write" : "hal_reg_read";
-    cpu_.charge(write ? costs_.reg_write_cycles : costs_.reg_read_cycles);
+    cpu_.charge(cpu_.params().costs.cycles(node::register_access_charge(write)));
     if (write && addr % 4 == 0) {
         RegisterBus::Posting posting = bus_.posting(addr);
         if (posting != RegisterBus::Posting::No &&

@@ -7,7 +7,6 @@
 #include "hw/config/config.h"
 #include "sim/platform/fw_names.h"
 #include "sim/platform/node_allocator.h"
-#include "sim/platform/node_hal_params.h"
 #include "tlm_models/common/trace_hub.h"
 #include "tlm_models/node/node_cpu.h"
 #include "tlm_models/node/node_memory.h"
@@ -67,8 +66,8 @@ public:
 
 class NodeHal {
 public:
-    NodeHal(const NodeIdentity &identity, const config::Config &cfg, const HalCosts &costs,
-            node::NodeCpu &cpu, node::NodeMemory &memory, RegisterBus &bus);
+    NodeHal(const NodeIdentity &identity, const config::Config &cfg, node::NodeCpu &cpu,
+            node::NodeMemory &memory, RegisterBus &bus);
     NodeHal(const NodeHal &) = delete;
     NodeHal &operator=(const NodeHal &) = delete;
 
@@ -123,7 +122,6 @@ private:
     hal hal_;
     const NodeIdentity identity_;
     const config::Config &cfg_;
-    const HalCosts costs_;
     node::NodeCpu &cpu_;
     node::NodeMemory &memory_;
     RegisterBus &bus_;

@@ -1,5 +1,7 @@
 #include "sim/platform/node_hal_params.h"
 
+#include "tlm_models/node/hal_cost_rules.h"
+
 namespace starfish::platform {
 
 namespace {
@@ -9,21 +11,15 @@ const char *const kHalCostProvenance =
 } // namespace
 
 void declare_node_hal_params(config::Registry &reg) {
-    reg.add_int("cost.reg_read_cycles", 4, "cycles", {0, 1000000},
+    using node::hal_charge_key;
+    using node::HalCharge;
+    reg.add_int(hal_charge_key(HalCharge::RegRead), 4, "cycles", {0, 1000000},
                 "CPU cycles of a 32-bit device register read (uncached load)", kHalCostProvenance);
-    reg.add_int("cost.reg_write_cycles", 2, "cycles", {0, 1000000},
+    reg.add_int(hal_charge_key(HalCharge::RegWrite), 2, "cycles", {0, 1000000},
                 "CPU cycles of a 32-bit device register write (uncached store)",
                 kHalCostProvenance);
-    reg.add_int("cost.mem_alloc_cycles", 40, "cycles", {0, 1000000},
+    reg.add_int(hal_charge_key(HalCharge::MemAlloc), 40, "cycles", {0, 1000000},
                 "CPU cycles of hal_mem_alloc (and of hal_mem_free)", kHalCostProvenance);
-}
-
-HalCosts HalCosts::from(const config::Config &cfg) {
-    HalCosts c;
-    c.reg_read_cycles = static_cast<uint32_t>(cfg.get_int("cost.reg_read_cycles"));
-    c.reg_write_cycles = static_cast<uint32_t>(cfg.get_int("cost.reg_write_cycles"));
-    c.mem_alloc_cycles = static_cast<uint32_t>(cfg.get_int("cost.mem_alloc_cycles"));
-    return c;
 }
 
 } // namespace starfish::platform

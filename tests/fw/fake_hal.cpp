@@ -4,6 +4,7 @@
 #include "hw/ni_regs.h"
 #include "hw/node_map.h"
 #include "sim/parameters.h"
+#include "tlm_models/node/hal_cost_rules.h"
 #include "tlm_models/node/ni_core.h"
 
 #include <ucontext.h>
@@ -22,11 +23,7 @@ namespace {
 
 struct Node;
 
-// The HAL service costs the fake charges (cost.*, read from the configuration).
-struct Costs {
-    uint32_t reg_read, reg_write, irq_entry, irq_exit, context_switch, thread_create, thread_exit,
-        sem_post, sem_wait, thread_wakeup, yield, mem_alloc;
-};
+using node::HalCharge;
 
 struct Value {
     enum Type { Int, Real, String } type = Int;
@@ -39,6 +36,7 @@ enum class ThreadState { Ready, Running, Blocked, Done };
 
 struct Thread {
     Node *node = nullptr;
+    uint64_t id = 0; // 1, 2, ... on its node (0: none, for charges_context_switch)
     std::string name;
     hal_thread_fn fn = nullptr;
     void *arg = nullptr;
@@ -113,7 +111,7 @@ struct Node {
     std::vector<std::unique_ptr<Thread>> threads;
     std::deque<Thread *> ready;
     Thread *current = nullptr; // thread on the CPU (nullptr: dispatcher)
-    Thread *last_ran = nullptr;
+    uint64_t last_ran = 0;     // id of the last thread the CPU ran (0: none yet)
     ucontext_t disp_ctx{};
     std::unique_ptr<char[]> disp_stack;
     ucontext_t *running_ctx = nullptr;
@@ -152,7 +150,7 @@ struct FakeMachine::Impl {
     FakeOptions opts;
     std::vector<std::unique_ptr<Node>> nodes;
     std::map<std::string, Value> config;
-    Costs costs{};
+    node::HalCostRules costs; // which service charges what: the machine's rules
     bool costs_loaded = false;
     std::priority_queue<Item *, std::vector<Item *>, ItemLater> queue;
     uint64_t seq = 0;
@@ -190,12 +188,7 @@ struct FakeMachine::Impl {
             return;
         }
         costs_loaded = true;
-        costs = {cost("cost.reg_read_cycles"),       cost("cost.reg_write_cycles"),
-                 cost("cost.irq_entry_cycles"),      cost("cost.irq_exit_cycles"),
-                 cost("cost.context_switch_cycles"), cost("cost.thread_create_cycles"),
-                 cost("cost.thread_exit_cycles"),    cost("cost.sem_post_cycles"),
-                 cost("cost.sem_wait_cycles"),       cost("cost.thread_wakeup_cycles"),
-                 cost("cost.yield_cycles"),          cost("cost.mem_alloc_cycles")};
+        costs = node::HalCostRules::from([this](const char *key) { return cost(key); });
     }
 
     // ---- scheduling ----
@@ -241,6 +234,11 @@ struct FakeMachine::Impl {
         n.charges[{n.activity, category}] += cycles;
     }
 
+    // A HAL service's charge, under its name (node::hal_charge_name).
+    void charge(Node &n, HalCharge what) {
+        charge(n, node::hal_charge_name(what), costs.cycles(what));
+    }
+
     // A synchronisation point of the running activity: give way to anything due
     // earlier, then take interrupts (in thread context).
     void sync(Node &n) {
@@ -279,9 +277,9 @@ struct FakeMachine::Impl {
             n.in_irq = true;
             n.activity = "irq";
             n.irq_count[line]++;
-            charge(n, "irq_entry", costs.irq_entry);
+            charge(n, HalCharge::IrqEntry);
             n.handlers[line].fn(&n.h, n.handlers[line].arg);
-            charge(n, "irq_exit", costs.irq_exit);
+            charge(n, HalCharge::IrqExit);
             n.in_irq = false;
             n.activity = saved;
         }
@@ -304,10 +302,10 @@ struct FakeMachine::Impl {
                 n.current = t;
                 n.activity = t->name;
                 t->state = ThreadState::Running;
-                if (n.last_ran != t) {
-                    charge(n, "context_switch", costs.context_switch);
+                if (node::charges_context_switch(n.last_ran, t->id)) {
+                    charge(n, HalCharge::ContextSwitch);
                 }
-                n.last_ran = t;
+                n.last_ran = t->id;
                 n.running_ctx = &t->ctx;
                 swapcontext(&n.disp_ctx, &t->ctx);
                 continue;
@@ -338,7 +336,7 @@ struct FakeMachine::Impl {
     }
 
     [[noreturn]] void thread_exit(Node &n) {
-        charge(n, "thread_exit", costs.thread_exit);
+        charge(n, HalCharge::ThreadExit);
         n.current->state = ThreadState::Done;
         swapcontext(&n.current->ctx, &n.disp_ctx);
         std::abort();
@@ -347,6 +345,7 @@ struct FakeMachine::Impl {
     Thread *make_thread(Node &n, const std::string &name) {
         auto t = std::make_unique<Thread>();
         t->node = &n;
+        t->id = n.threads.size() + 1;
         t->name = name;
         t->stack.reset(new char[opts.stack_bytes]);
         getcontext(&t->ctx);
@@ -403,7 +402,7 @@ struct FakeMachine::Impl {
 
     // ---- memory ----
     void *mem_alloc(Node &n, uint32_t bytes, uint32_t align) {
-        charge(n, "mem_alloc", costs.mem_alloc);
+        charge(n, HalCharge::MemAlloc);
         if (align == 0) {
             align = 1;
         }
@@ -441,6 +440,7 @@ struct FakeMachine::Impl {
         if (p == nullptr) {
             return;
         }
+        charge(n, HalCharge::MemAlloc);
         uint32_t a = mem_addr(n, p);
         auto it = n.allocated.find(a);
         if (it == n.allocated.end()) {
@@ -559,7 +559,7 @@ struct FakeMachine::Impl {
     }
 
     uint32_t reg_access(Node &n, uint32_t addr, bool write, uint32_t value) {
-        charge(n, write ? "reg_write" : "reg_read", write ? costs.reg_write : costs.reg_read);
+        charge(n, node::register_access_charge(write));
         if (!opts.irq_after_access) {
             sync(n);
         }
@@ -851,7 +851,7 @@ void hal_sleep_cycles(hal_t *h, uint64_t cycles) {
 int hal_thread_spawn(hal_t *h, hal_thread_fn fn, void *arg, const char *name) {
     Node &n = N(h);
     auto &m = M(h);
-    m.charge(n, "thread_create", m.costs.thread_create);
+    m.charge(n, starfish::node::HalCharge::ThreadCreate);
     if (n.threads.size() >= m.opts.max_threads) {
         return -1;
     }
@@ -874,7 +874,7 @@ void hal_yield(hal_t *h) {
     if (n.current == nullptr || n.in_irq) {
         m.fail(n, "hal_yield outside a thread");
     }
-    m.charge(n, "yield", m.costs.yield);
+    m.charge(n, starfish::node::HalCharge::Yield);
     m.sync(n);
     n.current->state = starfish::fwtest::ThreadState::Ready;
     n.ready.push_back(n.current);
@@ -896,7 +896,7 @@ static bool take_or_queue(hal_t *h, hal_sem_t *s, const char *service) {
     if (n.current == nullptr || n.in_irq) {
         m.fail(n, std::string(service) + " outside a thread");
     }
-    m.charge(n, "sem_wait", m.costs.sem_wait);
+    m.charge(n, starfish::node::HalCharge::SemWait);
     m.sync(n);
     if (s->count > 0) {
         s->count--;
@@ -947,7 +947,7 @@ void hal_report_line(hal_t *, const char *) {}
 void hal_sem_post(hal_t *h, hal_sem_t *s) {
     Node &n = N(h);
     auto &m = M(h);
-    m.charge(n, "sem_post", m.costs.sem_post);
+    m.charge(n, starfish::node::HalCharge::SemPost);
     auto &sem = sem_of(h, s);
     if (sem.waiters.empty()) {
         s->count++;
@@ -956,8 +956,7 @@ void hal_sem_post(hal_t *h, hal_sem_t *s) {
     starfish::fwtest::Thread *t = sem.waiters.front();
     sem.waiters.pop_front();
     t->state = starfish::fwtest::ThreadState::Ready;
-    // As on the node model (tlm_models/node/node_cpu.cpp): the poster pays the wakeup.
-    m.charge(n, "thread_wakeup", m.costs.thread_wakeup);
+    m.charge(n, starfish::node::HalCharge::ThreadWakeup);
     n.ready.push_back(t);
 }
 

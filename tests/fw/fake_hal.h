@@ -9,11 +9,12 @@
 // * Time is integer cycles per node. A node runs until its next synchronisation
 //   point; there it gives way if anything (another node, a device event) is due
 //   earlier, so the whole machine advances in time order.
-// * Every HAL service charges its cost from the configuration (cost.*), and each
-//   charge is recorded per node, per activity ("irq" or the thread's name) and
-//   per category ("fw" for hal_cycles, else the service: "reg_write", "irq_entry",
-//   "sem_post", "thread_wakeup", "context_switch", ...), so tests can check cost
-//   breakdowns.
+// * Every HAL service charges its cost from the configuration (cost.*) by the
+//   machine's own rules (tlm_models/node/hal_cost_rules.h: which service charges
+//   which cost, and when), and each charge is recorded per node, per activity
+//   ("irq" or the thread's name) and per category ("fw" for hal_cycles, else the
+//   charge's node::hal_charge_name: "reg_write", "irq_entry", "sem_post",
+//   "thread_wakeup", "context_switch", ...), so tests can check cost breakdowns.
 // * Each node's network interface is the machine's own untimed core
 //   (tlm_models/node/ni_core.h: registers, send queue, TX_FREE and TX_DONE,
 //   receive ring and records, handles, interrupt conditions), so the firmware sees

@@ -4,10 +4,14 @@
 #include "hw/ni_regs.h"
 #include "hw/node_map.h"
 #include "tests/fw/fake_hal.h"
+#include "tests/support/hal_charge_sequence.h"
+#include "tlm_models/node/hal_cost_rules.h"
 
 #include <boost/test/unit_test.hpp>
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace starfish::fwtest;
@@ -75,11 +79,51 @@ BOOST_AUTO_TEST_CASE(threads_semaphores_and_charges) {
     BOOST_TEST(fm.charged(0, "b", "thread_wakeup") == 15u);
     BOOST_TEST(fm.charged(0, "b", "sem_post") == 5u);
     // A switch is charged whenever the CPU starts a thread other than the last one
-    // it ran: a (first dispatch), b, a again.
-    BOOST_TEST(fm.charged(0, "a", "context_switch") == 60u);
+    // it ran: b after a, a again after b (a's first dispatch follows no thread).
+    BOOST_TEST(fm.charged(0, "a", "context_switch") == 30u);
     BOOST_TEST(fm.charged(0, "b", "context_switch") == 30u);
     BOOST_TEST(fm.charged(0, "", "thread_exit") == 40u);
     // One CPU: the node's time is the sum of everything charged on it.
+    BOOST_TEST(fm.now(0) == fm.charged(0));
+}
+
+// The same sequence runs on the machine (test_node_cpu): both must charge what the
+// one rule source says, per activity and, here, per cost.
+BOOST_AUTO_TEST_CASE(charges_every_service_by_the_hal_cost_rules) {
+    namespace st = starfish::testing;
+    FakeMachine fm;
+    std::map<std::string, uint32_t> costs;
+    for (const auto &[key, cycles] : st::distinct_hal_costs()) {
+        fm.set_int(key, cycles);
+        costs[key] = static_cast<uint32_t>(cycles);
+    }
+    const auto rules =
+        starfish::node::HalCostRules::from([&](const char *key) { return costs.at(key); });
+    fm.spawn(0, st::hal_charge_sequence_main, "main");
+    BOOST_TEST_REQUIRE(fm.run(), fm.failure());
+    BOOST_TEST(fm.spawned_threads_finished());
+
+    const std::map<st::ChargedActivity, std::string> names = {
+        {st::ChargedActivity::Main, "main"},
+        {st::ChargedActivity::Helper, "helper"},
+        {st::ChargedActivity::Handler, "irq"}};
+    std::map<std::pair<std::string, std::string>, uint64_t> want, got;
+    for (const st::ExpectedCharge &e : st::hal_charge_sequence_charges()) {
+        want[{names.at(e.activity), starfish::node::hal_charge_name(e.charge)}] +=
+            e.count * rules.cycles(e.charge);
+    }
+    for (const auto &[activity, name] : names) {
+        for (const auto &[category, cycles] : fm.charges(0, name)) {
+            got[{name, category}] = cycles;
+        }
+        BOOST_TEST(fm.charged(0, name) == st::expected_cycles(rules, activity), name);
+    }
+    for (const auto &[key, cycles] : want) {
+        BOOST_TEST(got[key] == cycles, key.first << " " << key.second);
+    }
+    for (const auto &[key, cycles] : got) {
+        BOOST_TEST(want.count(key) == 1u, "unexpected charge " << key.first << " " << key.second);
+    }
     BOOST_TEST(fm.now(0) == fm.charged(0));
 }
 

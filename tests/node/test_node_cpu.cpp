@@ -1,10 +1,12 @@
 // The node CPU model and the HAL binding: busy-time accounting, interrupt
 // latency, threads, semaphores, sleep, memory, configuration and failures. Each
 // scenario runs its test firmware (fw_cpu_tests.c) in a forked child.
+#include "hw/node_map.h"
 #include "sim/parameters.h"
 #include "sim/runner/isolated_run.h"
 #include "tests/node/fw_tests.h"
 #include "tests/node/node_bench.h"
+#include "tests/support/hal_charge_sequence.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -161,6 +163,27 @@ BOOST_AUTO_TEST_CASE(threads_and_handler_never_overlap_and_time_adds_up) {
     for (const auto &s : handlers) {
         BOOST_TEST(s.end - s.start == s.charge);
     }
+}
+
+// The same sequence runs on the fake HAL (test_fw_fake_hal): both must charge what
+// the one rule source says to each activity.
+BOOST_AUTO_TEST_CASE(charges_every_service_by_the_hal_cost_rules) {
+    std::vector<std::pair<std::string, std::string>> settings;
+    std::map<std::string, uint32_t> costs;
+    for (const auto &[key, cycles] : testing::distinct_hal_costs()) {
+        settings.emplace_back(key, std::to_string(cycles));
+        costs[key] = static_cast<uint32_t>(cycles);
+    }
+    const auto rules = node::HalCostRules::from([&](const char *key) { return costs.at(key); });
+    json r = run_one(testing::hal_charge_sequence_main, settings);
+    BOOST_TEST_REQUIRE(r["failure"].get<std::string>() == "");
+    const uint64_t cycle_ps = r["cycle_ps"].get<uint64_t>();
+    using A = testing::ChargedActivity;
+    BOOST_TEST(busy_ps(r, "thread:main") == testing::expected_cycles(rules, A::Main) * cycle_ps);
+    BOOST_TEST(busy_ps(r, "thread:helper") ==
+               testing::expected_cycles(rules, A::Helper) * cycle_ps);
+    BOOST_TEST(busy_ps(r, "irq:" + std::to_string(HW_IRQ_NI_TX)) ==
+               testing::expected_cycles(rules, A::Handler) * cycle_ps);
 }
 
 BOOST_AUTO_TEST_CASE(runs_are_deterministic) {

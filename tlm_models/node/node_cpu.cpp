@@ -250,10 +250,10 @@ void NodeCpu::dispatch(unsigned line) {
     ++interrupts_;
     in_handler_ = true;
     pending_ps_ = 0;
-    charge(params_.irq_entry_cycles);
+    charge(params_.costs.cycles(HalCharge::IrqEntry));
     std::shared_ptr<const Handler> handler = handlers_[line];
     (*handler)();
-    charge(params_.irq_exit_cycles);
+    charge(params_.costs.cycles(HalCharge::IrqExit));
     if (pending_ps_ > 0) {
         wait_ps(pending_ps_);
     }
@@ -303,8 +303,8 @@ void NodeCpu::grant_next() {
         trace_ready();
     }
     running_ = t;
-    if (last_thread_id_ != 0 && last_thread_id_ != t->id) {
-        charge(params_.context_switch_cycles);
+    if (charges_context_switch(last_thread_id_, t->id)) {
+        charge(params_.costs.cycles(HalCharge::ContextSwitch));
         ++context_switches_;
     }
     last_thread_id_ = t->id;
@@ -376,7 +376,7 @@ void NodeCpu::thread_main(const std::shared_ptr<Thread> &t, const Body &body) {
 }
 
 void NodeCpu::finish_current_thread() {
-    charge(params_.thread_exit_cycles);
+    charge(params_.costs.cycles(HalCharge::ThreadExit));
     sync();
     Thread *self = running_;
     self->finished = true;
@@ -387,7 +387,7 @@ void NodeCpu::finish_current_thread() {
 }
 
 bool NodeCpu::spawn(Body body, const std::string &name) {
-    charge(params_.thread_create_cycles);
+    charge(params_.costs.cycles(HalCharge::ThreadCreate));
     sync_unless_quiet();
     if (live_threads_ >= params_.thread_limit) {
         return false;
@@ -404,7 +404,7 @@ void NodeCpu::exit_thread() {
 
 void NodeCpu::yield() {
     require_thread("hal_yield");
-    charge(params_.yield_cycles);
+    charge(params_.costs.cycles(HalCharge::Yield));
     if (ready_.empty()) {
         sync_unless_quiet(); // left out when quiet: no other thread can become ready
     } else {
@@ -450,7 +450,7 @@ void NodeCpu::sem_wait(uint32_t handle, uint32_t &count) {
     if (handle == 0 || handle >= next_sem_) {
         fail("hal_sem_wait on a semaphore that hal_sem_init never initialised");
     }
-    charge(params_.sem_wait_cycles);
+    charge(params_.costs.cycles(HalCharge::SemWait));
     if (count > 0) {
         --count;
         return;
@@ -474,7 +474,7 @@ void NodeCpu::sem_post(uint32_t handle, uint32_t &count) {
     if (handle == 0 || handle >= next_sem_) {
         fail("hal_sem_post on a semaphore that hal_sem_init never initialised");
     }
-    charge(params_.sem_post_cycles);
+    charge(params_.costs.cycles(HalCharge::SemPost));
     WaitQueue &q = sem_waiters_[handle];
     if (q.head != nullptr) {
         Thread *t = q.head;
@@ -482,7 +482,7 @@ void NodeCpu::sem_post(uint32_t handle, uint32_t &count) {
         if (q.head == nullptr) {
             q.tail = nullptr;
         }
-        charge(params_.thread_wakeup_cycles);
+        charge(params_.costs.cycles(HalCharge::ThreadWakeup));
         ++wakeups_;
         ready_.push_back(t);
         if (hub_ != nullptr) {
@@ -526,7 +526,7 @@ bool NodeCpu::sem_wait_for(uint32_t handle, uint32_t &count, uint64_t cycles) {
     if (handle == 0 || handle >= next_sem_) {
         fail("hal_sem_wait_timeout on a semaphore that hal_sem_init never initialised");
     }
-    charge(params_.sem_wait_cycles);
+    charge(params_.costs.cycles(HalCharge::SemWait));
     if (count > 0) {
         --count;
         return true;

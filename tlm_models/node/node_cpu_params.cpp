@@ -1,5 +1,7 @@
 #include "tlm_models/node/node_cpu_params.h"
 
+#include "tlm_models/node/hal_cost_rules.h"
+
 #include <cmath>
 #include <string>
 
@@ -10,9 +12,8 @@ const char *const kCostProvenance =
     "estimate: typical 50 MHz RISC kernel path; calibrated on the contiguous-layout tables "
     "(docs/calibration.md)";
 
-void add_cost(config::Registry &reg, const std::string &key, long long def,
-              const std::string &meaning) {
-    reg.add_int(key, def, "cycles", {0, 1000000}, meaning, kCostProvenance);
+void add_cost(config::Registry &reg, HalCharge charge, long long def, const std::string &meaning) {
+    reg.add_int(hal_charge_key(charge), def, "cycles", {0, 1000000}, meaning, kCostProvenance);
 }
 
 uint32_t get_u32(const config::Config &cfg, const char *key) {
@@ -21,19 +22,19 @@ uint32_t get_u32(const config::Config &cfg, const char *key) {
 } // namespace
 
 void declare_node_cpu_params(config::Registry &reg) {
-    add_cost(reg, "cost.irq_entry_cycles", 20,
+    add_cost(reg, HalCharge::IrqEntry, 20,
              "CPU cycles to enter an interrupt handler (save state, find the handler)");
-    add_cost(reg, "cost.irq_exit_cycles", 10, "CPU cycles to return from an interrupt handler");
-    add_cost(reg, "cost.context_switch_cycles", 30,
+    add_cost(reg, HalCharge::IrqExit, 10, "CPU cycles to return from an interrupt handler");
+    add_cost(reg, HalCharge::ContextSwitch, 30,
              "CPU cycles charged to a thread that gets the CPU after a different thread");
-    add_cost(reg, "cost.thread_create_cycles", 100, "CPU cycles of hal_thread_spawn");
-    add_cost(reg, "cost.thread_exit_cycles", 20, "CPU cycles of a thread's exit");
-    add_cost(reg, "cost.sem_post_cycles", 5, "CPU cycles of hal_sem_post");
-    add_cost(reg, "cost.sem_wait_cycles", 5, "CPU cycles of hal_sem_wait");
-    add_cost(reg, "cost.thread_wakeup_cycles", 15,
+    add_cost(reg, HalCharge::ThreadCreate, 100, "CPU cycles of hal_thread_spawn");
+    add_cost(reg, HalCharge::ThreadExit, 20, "CPU cycles of a thread's exit");
+    add_cost(reg, HalCharge::SemPost, 5, "CPU cycles of hal_sem_post");
+    add_cost(reg, HalCharge::SemWait, 5, "CPU cycles of hal_sem_wait");
+    add_cost(reg, HalCharge::ThreadWakeup, 15,
              "extra CPU cycles of a hal_sem_post that wakes a waiting thread (charged to the "
              "poster)");
-    add_cost(reg, "cost.yield_cycles", 10, "CPU cycles of hal_yield");
+    add_cost(reg, HalCharge::Yield, 10, "CPU cycles of hal_yield");
     reg.add_int("machine.node_thread_limit", 256, "threads", {1, 65536},
                 "live firmware threads per node (hal_thread_spawn fails beyond it)",
                 "estimate: not published; far above what the firmware needs (a few per disk "
@@ -63,15 +64,7 @@ uint64_t cpu_cycle_ps(const config::Config &cfg) {
 NodeCpuParams NodeCpuParams::from(const config::Config &cfg) {
     NodeCpuParams p;
     p.cycle_ps = cpu_cycle_ps(cfg);
-    p.irq_entry_cycles = get_u32(cfg, "cost.irq_entry_cycles");
-    p.irq_exit_cycles = get_u32(cfg, "cost.irq_exit_cycles");
-    p.context_switch_cycles = get_u32(cfg, "cost.context_switch_cycles");
-    p.thread_create_cycles = get_u32(cfg, "cost.thread_create_cycles");
-    p.thread_exit_cycles = get_u32(cfg, "cost.thread_exit_cycles");
-    p.sem_post_cycles = get_u32(cfg, "cost.sem_post_cycles");
-    p.sem_wait_cycles = get_u32(cfg, "cost.sem_wait_cycles");
-    p.thread_wakeup_cycles = get_u32(cfg, "cost.thread_wakeup_cycles");
-    p.yield_cycles = get_u32(cfg, "cost.yield_cycles");
+    p.costs = HalCostRules::from(cfg);
     p.thread_limit = get_u32(cfg, "machine.node_thread_limit");
     p.stack_bytes = get_u32(cfg, "machine.fw_stack_kb") * 1024u;
     p.posted_writes = cfg.get_bool("speed.cpu_posted_writes");

@@ -6,6 +6,7 @@
 
 #include "hw/config/config.h"
 #include "hw/config/registry.h"
+#include "tlm_models/node/hal_cost_rules.h"
 
 #include <cstdint>
 
@@ -17,15 +18,9 @@ void declare_node_cpu_params(config::Registry &registry);
 
 struct NodeCpuParams {
     uint64_t cycle_ps = 20000; // from machine.cpu_mhz
-    uint32_t irq_entry_cycles = 0;
-    uint32_t irq_exit_cycles = 0;
-    uint32_t context_switch_cycles = 0;
-    uint32_t thread_create_cycles = 0;
-    uint32_t thread_exit_cycles = 0;
-    uint32_t sem_post_cycles = 0;
-    uint32_t sem_wait_cycles = 0;
-    uint32_t thread_wakeup_cycles = 0;
-    uint32_t yield_cycles = 0;
+    // Every HAL service cost (the CPU charges the scheduling ones, the HAL
+    // binding the register and memory ones).
+    HalCostRules costs;
     uint32_t thread_limit = 256;     // live firmware threads per node
     uint32_t stack_bytes = 64 << 10; // host stack of each firmware thread
     // Host speed-ups (CpuSyncShortcuts; results identical either way): posted
