@@ -194,6 +194,16 @@ HW_NI_STATIC_ASSERT_(sizeof(hw_ni_rx_record_t) == HW_NI_RX_RECORD_BYTES, "record
  *   word 3  body offset of this packet's fragment
  * then the software header (first packet only), then the body fragment. */
 #define HW_NI_FRAME_BYTES 16u
+/* Frame and header words travel little-endian (as the NI reads node memory). */
+static inline uint32_t hw_ni_get_word(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline void hw_ni_put_word(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+    p[2] = (uint8_t)(v >> 16);
+    p[3] = (uint8_t)(v >> 24);
+}
 #define HW_NI_FRAME_SRC_MASK 0x0000ffffu       /* word 0 */
 #define HW_NI_FRAME_SEQ_MASK 0xffff0000u       /* word 0 */
 #define HW_NI_FRAME_HDR_BYTES_MASK 0x000000ffu /* word 1 */

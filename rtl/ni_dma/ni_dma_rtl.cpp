@@ -16,25 +16,13 @@ namespace starfish::rtl {
 
 namespace {
 
-uint32_t get_le32(const uint8_t *p) {
-    return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
-           static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
-}
-
-void put_le32(uint8_t *p, uint32_t v) {
-    p[0] = static_cast<uint8_t>(v);
-    p[1] = static_cast<uint8_t>(v >> 8);
-    p[2] = static_cast<uint8_t>(v >> 16);
-    p[3] = static_cast<uint8_t>(v >> 24);
-}
-
 // Little-endian word `word` of bytes[0, len): zero past the end.
 uint32_t word_at(const uint8_t *bytes, uint64_t len, uint64_t offset) {
     uint8_t w[4] = {0, 0, 0, 0};
     for (uint64_t i = 0; i < 4 && offset + i < len; ++i) {
         w[i] = bytes[offset + i];
     }
-    return get_le32(w);
+    return hw_ni_get_word(w);
 }
 
 uint32_t dma_shift(uint32_t bytes_per_cycle) {
@@ -294,7 +282,7 @@ void NiDmaRtl::after_edge() {
         fill.words = (fill.bytes + 3) / 4;
         for (uint32_t w = 0; w < top_->tx_head_count; ++w) {
             uint8_t word[4];
-            put_le32(word, top_->tx_head_words[w]);
+            hw_ni_put_word(word, top_->tx_head_words[w]);
             std::memcpy(fill.data + 4 * w, word, std::min<uint32_t>(4, fill.bytes - 4 * w));
         }
         fill.written = top_->tx_head_count;
@@ -323,7 +311,7 @@ void NiDmaRtl::after_edge() {
             return;
         }
         uint8_t word[4];
-        put_le32(word, top_->tx_body_word);
+        hw_ni_put_word(word, top_->tx_body_word);
         std::memcpy(fill.data + 4 * index, word, std::min<uint32_t>(4, fill.bytes - 4 * index));
         ++fill.written;
     }
@@ -333,7 +321,7 @@ void NiDmaRtl::after_edge() {
     }
     if (top_->mem_wr_en) {
         uint8_t word[4];
-        put_le32(word, top_->mem_wr_data);
+        hw_ni_put_word(word, top_->mem_wr_data);
         write_memory(top_->mem_wr_addr, word, top_->mem_wr_bytes);
     }
     if (top_->rx_done) {
@@ -401,7 +389,7 @@ void NiDmaRtl::issue_tx_command() {
     top_->tx_cmd_last = tx_.last;
     top_->tx_cmd_hdr_bytes = static_cast<uint8_t>(tx_.header_bytes);
     for (uint32_t w = 0; w < HW_NI_HDR_MAX_BYTES / 4; ++w) {
-        top_->tx_cmd_header[w] = 4 * w < tx_.header_bytes ? get_le32(tx_.header + 4 * w) : 0;
+        top_->tx_cmd_header[w] = 4 * w < tx_.header_bytes ? hw_ni_get_word(tx_.header + 4 * w) : 0;
     }
     top_->tx_cmd_body_bytes = tx_.body_bytes;
     top_->tx_cmd_offset = tx_.offset;
@@ -433,24 +421,24 @@ bool NiDmaRtl::check_frame(const net::Packet &pkt) {
     }
     top_->rx_length_flit = HW_LENGTH_FLIT_LANE(p.size(), pkt.lane);
     for (uint32_t w = 0; w < HW_NI_FRAME_BYTES / 4; ++w) {
-        top_->rx_frame[w] = get_le32(p.data() + 4 * w);
+        top_->rx_frame[w] = hw_ni_get_word(p.data() + 4 * w);
     }
     top_->eval();
-    const uint32_t w1 = get_le32(p.data() + 4);
+    const uint32_t w1 = hw_ni_get_word(p.data() + 4);
     const bool first = (w1 & HW_NI_FRAME_FIRST) != 0;
     const uint32_t hdr_bytes = first ? (w1 & HW_NI_FRAME_HDR_BYTES_MASK) : 0;
     const bool malformed =
         p.size() < HW_NI_FRAME_BYTES + hdr_bytes || hdr_bytes > HW_NI_HDR_MAX_BYTES;
     const uint32_t frag =
         malformed ? 0 : static_cast<uint32_t>(p.size()) - HW_NI_FRAME_BYTES - hdr_bytes;
-    if (top_->rx_src_node != HW_NI_FRAME_SRC(get_le32(p.data())) ||
-        top_->rx_seq != HW_NI_FRAME_SEQ(get_le32(p.data())) || top_->rx_first != first ||
+    if (top_->rx_src_node != HW_NI_FRAME_SRC(hw_ni_get_word(p.data())) ||
+        top_->rx_seq != HW_NI_FRAME_SEQ(hw_ni_get_word(p.data())) || top_->rx_first != first ||
         top_->rx_last != ((w1 & HW_NI_FRAME_LAST) != 0) || top_->rx_hdr_bytes != hdr_bytes ||
-        top_->rx_body_bytes != get_le32(p.data() + 8) ||
-        top_->rx_offset != get_le32(p.data() + 12) || top_->rx_frag_bytes != frag ||
+        top_->rx_body_bytes != hw_ni_get_word(p.data() + 8) ||
+        top_->rx_offset != hw_ni_get_word(p.data() + 12) || top_->rx_frag_bytes != frag ||
         top_->rx_malformed != malformed) {
         model_error(node_prefix() + "RTL frame parser disagrees with the packet from node " +
-                    std::to_string(HW_NI_FRAME_SRC(get_le32(p.data()))));
+                    std::to_string(HW_NI_FRAME_SRC(hw_ni_get_word(p.data()))));
         return false;
     }
     return true;
@@ -528,13 +516,13 @@ bool NiDmaRtl::ni_store_record(uint32_t addr, const hw_ni_rx_record_t &record) {
     top_->rec_hdr_bytes = static_cast<uint8_t>(record.hdr_bytes);
     top_->rec_body_bytes = record.body_bytes;
     for (uint32_t w = 0; w < HW_NI_HDR_MAX_BYTES / 4; ++w) {
-        top_->rec_header[w] = get_le32(record.header + 4 * w);
+        top_->rec_header[w] = hw_ni_get_word(record.header + 4 * w);
     }
     top_->eval();
     check_error("a receive record");
     uint8_t bytes[HW_NI_RX_RECORD_BYTES];
     for (uint32_t w = 0; w < HW_NI_RX_RECORD_BYTES / 4; ++w) {
-        put_le32(bytes + 4 * w, top_->rec_record[w]);
+        hw_ni_put_word(bytes + 4 * w, top_->rec_record[w]);
     }
     top_->rec_valid = 0;
     top_->eval();

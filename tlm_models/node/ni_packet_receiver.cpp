@@ -9,15 +9,6 @@
 
 namespace starfish::node {
 
-namespace {
-
-uint32_t get_le32(const uint8_t *p) {
-    return static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 |
-           static_cast<uint32_t>(p[2]) << 16 | static_cast<uint32_t>(p[3]) << 24;
-}
-
-} // namespace
-
 NiPacketReceiver::NiPacketReceiver(NiCore &core, net::Network &network, int router, NiTrace &trace,
                                    common::DeviceFaultPort &fault)
     : core_(core), network_(network), router_(router), trace_(trace), fault_(fault) {}
@@ -42,8 +33,9 @@ void NiPacketReceiver::arriving(const net::Packet &pkt) {
     if (cut_through_.active || !core_.enabled() || p.size() < HW_NI_FRAME_BYTES) {
         return;
     }
-    const uint32_t w0 = get_le32(p.data()), w1 = get_le32(p.data() + 4);
-    const uint32_t body_bytes = get_le32(p.data() + 8), offset = get_le32(p.data() + 12);
+    const uint32_t w0 = hw_ni_get_word(p.data()), w1 = hw_ni_get_word(p.data() + 4);
+    const uint32_t body_bytes = hw_ni_get_word(p.data() + 8),
+                   offset = hw_ni_get_word(p.data() + 12);
     const uint32_t src = HW_NI_FRAME_SRC(w0);
     const bool first = (w1 & HW_NI_FRAME_FIRST) != 0, last = (w1 & HW_NI_FRAME_LAST) != 0;
     const uint32_t hdr_bytes = w1 & HW_NI_FRAME_HDR_BYTES_MASK;
@@ -85,8 +77,8 @@ bool NiPacketReceiver::deliver_cut_through(net::PacketPtr &pkt) {
     f.bytes = std::move(pkt->payload);
     if (trace_.on()) {
         trace_.message_received(common::sim_time().value(), ct.packet_id, ct.last,
-                                HW_NI_FRAME_SRC(get_le32(f.bytes.data())),
-                                get_le32(f.bytes.data() + 8), core_.rx_records());
+                                HW_NI_FRAME_SRC(hw_ni_get_word(f.bytes.data())),
+                                hw_ni_get_word(f.bytes.data() + 8), core_.rx_records());
     }
     net::recycle(pkt);
     core_.fragment_arrived(ct.handle, std::move(f), true);
@@ -102,8 +94,9 @@ bool NiPacketReceiver::deliver(net::PacketPtr &pkt) {
         error("packet of " + std::to_string(p.size()) + " bytes is shorter than the NI frame");
         return false;
     }
-    const uint32_t w0 = get_le32(p.data()), w1 = get_le32(p.data() + 4);
-    const uint32_t body_bytes = get_le32(p.data() + 8), offset = get_le32(p.data() + 12);
+    const uint32_t w0 = hw_ni_get_word(p.data()), w1 = hw_ni_get_word(p.data() + 4);
+    const uint32_t body_bytes = hw_ni_get_word(p.data() + 8),
+                   offset = hw_ni_get_word(p.data() + 12);
     const uint32_t src = HW_NI_FRAME_SRC(w0);
     const uint16_t seq = static_cast<uint16_t>(HW_NI_FRAME_SEQ(w0));
     const bool first = (w1 & HW_NI_FRAME_FIRST) != 0, last = (w1 & HW_NI_FRAME_LAST) != 0;

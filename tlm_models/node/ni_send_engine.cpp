@@ -8,17 +8,6 @@
 
 namespace starfish::node {
 
-namespace {
-
-void put_le32(uint8_t *p, uint32_t v) {
-    p[0] = static_cast<uint8_t>(v);
-    p[1] = static_cast<uint8_t>(v >> 8);
-    p[2] = static_cast<uint8_t>(v >> 16);
-    p[3] = static_cast<uint8_t>(v >> 24);
-}
-
-} // namespace
-
 NiSendEngine::NiSendEngine(const NetworkInterfaceParams &params, int node_id, NodeMemory &memory,
                            net::Network &network, int router, const std::vector<int> &node_routers,
                            const NiCore &core, NiTrace &trace)
@@ -181,11 +170,11 @@ net::PacketPtr NiSendEngine::build_packet() {
             2 + (HW_NI_FRAME_BYTES + hdr_bytes + params_.flit_bytes - 1) / params_.flit_bytes;
     }
     uint8_t *p = pkt->payload.data();
-    put_le32(p, HW_NI_FRAME_W0(node_id_, work_.seq));
-    put_le32(p + 4, hdr_bytes | (work_.first ? HW_NI_FRAME_FIRST : 0u) |
-                        (work_.last ? HW_NI_FRAME_LAST : 0u));
-    put_le32(p + 8, work_.body_bytes);
-    put_le32(p + 12, work_.offset);
+    hw_ni_put_word(p, HW_NI_FRAME_W0(node_id_, work_.seq));
+    hw_ni_put_word(p + 4, hdr_bytes | (work_.first ? HW_NI_FRAME_FIRST : 0u) |
+                              (work_.last ? HW_NI_FRAME_LAST : 0u));
+    hw_ni_put_word(p + 8, work_.body_bytes);
+    hw_ni_put_word(p + 12, work_.offset);
     if (hdr_bytes > 0) {
         std::memcpy(p + HW_NI_FRAME_BYTES, work_.header, hdr_bytes);
     }
