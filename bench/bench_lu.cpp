@@ -8,9 +8,12 @@
 //   e.g. bench_lu spfs 4096 16 random-blocks 1024
 #include "bench/bench_support.h"
 #include "bench/kernel_rate.h"
+#include "fw/param_keys.h"
+#include "hw/machine_keys.h"
 #include "sim/parameters.h"
 #include "sim/runner/isolated_run.h"
 #include "sim/workload/lu_trial.h"
+#include "sim/workload_params.h"
 
 #include <systemc> // declares sc_main
 
@@ -49,18 +52,19 @@ int sc_main(int argc, char *argv[]) {
     starfish::bench::print_kernel_rate("before the cell", before);
     json r = starfish::sim::run_isolated([&] {
         starfish::config::Config cfg(starfish::sim::parameter_registry());
-        for (const auto &[k, v] : starfish::bench::Settings{{"workload.kind", "lu"},
-                                                            {"lu.n", n},
-                                                            {"lu.slab_cols", slab},
-                                                            {"fs.kind", fs},
-                                                            {"fs.block_bytes", block},
-                                                            {"workload.layout", layout},
-                                                            {"machine.cp_count", "8"},
-                                                            {"machine.iop_count", "8"},
-                                                            {"machine.disks_per_iop", "1"},
-                                                            {"spfs.cache_buffers_per_cp_disk", "2"},
-                                                            {"spfs.outstanding", "1"},
-                                                            {"ddio.buffers_per_disk", "2"}}) {
+        for (const auto &[k, v] :
+             starfish::bench::Settings{{starfish::keys::workload_kind.name, "lu"},
+                                       {starfish::keys::lu_n.name, n},
+                                       {starfish::keys::lu_slab_cols.name, slab},
+                                       {starfish::keys::fs_kind.name, fs},
+                                       {starfish::keys::fs_block_bytes.name, block},
+                                       {starfish::keys::workload_layout.name, layout},
+                                       {starfish::keys::machine_cp_count.name, "8"},
+                                       {starfish::keys::machine_iop_count.name, "8"},
+                                       {starfish::keys::machine_disks_per_iop.name, "1"},
+                                       {starfish::keys::spfs_cache_buffers_per_cp_disk.name, "2"},
+                                       {starfish::keys::spfs_outstanding.name, "1"},
+                                       {starfish::keys::ddio_buffers_per_disk.name, "2"}}) {
             cfg.set_from_text(k, v, "bench_lu");
         }
         cfg.validate();

@@ -12,6 +12,7 @@
 // kernel measurement; it reports each pair's ratio and their median.
 #include "bench/kernel_rate.h"
 #include "fw/apps.h"
+#include "fw/param_keys.h"
 #include "sim/parameters.h"
 #include "sim/platform/machine.h"
 #include "sim/runner/isolated_run.h"
@@ -96,13 +97,14 @@ int sc_main(int argc, char *argv[]) {
     const bench::KernelRate kernel = bench::measure_kernel_rate();
     std::printf("SystemC kernel: %.3g thread switches, %.3g method runs per CPU second\n",
                 kernel.thread_switches_per_s, kernel.method_runs_per_s);
-    report("commtest", timed_commtest({{"commtest.queued_puts", scaled(100000, scale)}}), kernel);
-    const Settings quiet = {{"commtest.sweep_words", "1"},
-                            {"commtest.queued_puts", "0"},
-                            {"commtest.queued_gets", "0"},
-                            {"commtest.settle_cycles", "0"}};
+    report("commtest", timed_commtest({{keys::commtest_queued_puts.name, scaled(100000, scale)}}),
+           kernel);
+    const Settings quiet = {{keys::commtest_sweep_words.name, "1"},
+                            {keys::commtest_queued_puts.name, "0"},
+                            {keys::commtest_queued_gets.name, "0"},
+                            {keys::commtest_settle_cycles.name, "0"}};
     Settings ping = quiet;
-    ping.push_back({"commtest.pingpong_iterations", scaled(20000, scale)});
+    ping.push_back({keys::commtest_pingpong_iterations.name, scaled(20000, scale)});
     const int repeats = argc > 2 ? std::max(1, std::atoi(argv[2])) : 5;
     std::vector<double> ratios;
     for (int i = 0; i < repeats; ++i) {
@@ -121,7 +123,7 @@ int sc_main(int argc, char *argv[]) {
     std::printf("; median 1/%.1f of the kernel's thread-switch rate (target 1/20)\n",
                 sorted[sorted.size() / 2]);
     Settings barriers = quiet;
-    barriers.push_back({"commtest.barrier_iterations", scaled(2000, scale)});
+    barriers.push_back({keys::commtest_barrier_iterations.name, scaled(2000, scale)});
     report("barriers", timed_commtest(barriers), kernel);
     return 0;
 }

@@ -11,6 +11,7 @@
 #include "sim/parameters.h"
 #include "sim/runner/isolated_run.h"
 #include "sim/workload/net_traffic.h"
+#include "tlm_models/net/net_params.h"
 
 #include <systemc>
 
@@ -28,7 +29,7 @@ namespace {
 config::Config machine(const char *model) {
     config::Config cfg(sim::parameter_registry());
     config::apply_json_text(cfg, sim::default_config_text(), "default.json");
-    cfg.set("net.model", model, "bench");
+    cfg.set(keys::net_model, model, "bench");
     return cfg;
 }
 

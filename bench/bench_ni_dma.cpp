@@ -9,6 +9,9 @@
 //   bench_ni_dma [file_mb] [pattern] [both]      e.g. bench_ni_dma 10 rb both
 #include "bench/bench_support.h"
 #include "bench/kernel_rate.h"
+#include "fw/param_keys.h"
+#include "tlm_models/net/net_params.h"
+#include "tlm_models/node/network_interface_params.h"
 
 #include <systemc> // declares sc_main
 
@@ -33,13 +36,13 @@ int sc_main(int argc, char *argv[]) {
     json r[2];
     const char *models[2] = {"tlm", "rtl"};
     for (int i = 0; i < 2; ++i) {
-        r[i] =
-            starfish::bench::timed_transfer_cell({{"fs.kind", "ddio"},
-                                                  {"workload.pattern", pattern},
-                                                  {"workload.file_mb", file_mb},
-                                                  {"ni.model", models[i]},
-                                                  {"net.model", both && i == 1 ? "rtl" : "packet"}},
-                                                 "bench_ni_dma");
+        r[i] = starfish::bench::timed_transfer_cell(
+            {{starfish::keys::fs_kind.name, "ddio"},
+             {starfish::keys::workload_pattern.name, pattern},
+             {starfish::keys::workload_file_mb.name, file_mb},
+             {starfish::keys::ni_model.name, models[i]},
+             {starfish::keys::net_model.name, both && i == 1 ? "rtl" : "packet"}},
+            "bench_ni_dma");
         std::printf(
             "%-8s %8.2f %8.2f %13.6f %17.3f %10.0f%s\n", models[i], r[i]["wall_s"].get<double>(),
             r[i]["cpu_s"].get<double>(), r[i]["sim_s"].get<double>(), r[i]["mb_s"].get<double>(),

@@ -7,6 +7,7 @@
 #include "sim/runner/isolated_run.h"
 #include "tests/node/fw_tests.h"
 #include "tests/node/node_bench.h"
+#include "tlm_models/node/node_memory_params.h"
 
 #include <chrono>
 #include <cstdio>
@@ -95,7 +96,7 @@ int sc_main(int argc, char *argv[]) {
             testing::NodeBenchSpec spec;
             spec.mains = {fwt_ni_exchange_main, fwt_ni_exchange_main};
             spec.contexts = {&a, &a};
-            spec.settings = {{"machine.node_memory_kb", "262144"}};
+            spec.settings = {{keys::machine_node_memory_kb.name, "262144"}};
             return timed(spec);
         });
         require_ok(ni, "NI messages");

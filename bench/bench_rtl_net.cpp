@@ -9,6 +9,7 @@
 #include "sim/parameters.h"
 #include "sim/runner/isolated_run.h"
 #include "sim/workload/net_traffic.h"
+#include "tlm_models/net/net_params.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,7 +25,7 @@ namespace {
 json point(const char *model, double load, uint32_t bytes, int64_t cycles) {
     config::Config cfg(sim::parameter_registry());
     config::apply_json_text(cfg, sim::default_config_text(), "default.json");
-    cfg.set("net.model", model, "bench");
+    cfg.set(keys::net_model, model, "bench");
     net::TrafficSpec spec;
     spec.load = load;
     spec.packet_bytes = bytes;

@@ -10,6 +10,7 @@
 //   bench_spfs [file_mb] [pattern ...]     e.g. bench_spfs 1 rc
 #include "bench/bench_support.h"
 #include "bench/kernel_rate.h"
+#include "fw/param_keys.h"
 
 #include <systemc> // declares sc_main
 
@@ -41,11 +42,12 @@ int sc_main(int argc, char *argv[]) {
                 "requests/wall s  MB/s (simulated)  switches per event\n");
     int failed = 0;
     for (const std::string &p : patterns) {
-        json r = starfish::bench::timed_transfer_cell({{"fs.kind", "spfs"},
-                                                       {"workload.pattern", p},
-                                                       {"workload.record_bytes", "8"},
-                                                       {"workload.file_mb", file_mb}},
-                                                      "bench_spfs");
+        json r =
+            starfish::bench::timed_transfer_cell({{starfish::keys::fs_kind.name, "spfs"},
+                                                  {starfish::keys::workload_pattern.name, p},
+                                                  {starfish::keys::workload_record_bytes.name, "8"},
+                                                  {starfish::keys::workload_file_mb.name, file_mb}},
+                                                 "bench_spfs");
         double wall = r["wall_s"].get<double>();
         double events = r["events"].get<double>();
         // Host cost of one event in kernel switches, both per CPU second.

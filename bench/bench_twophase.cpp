@@ -8,6 +8,7 @@
 //   bench_twophase [file_mb] [pattern[/record_bytes] ...]   e.g. bench_twophase 1 rc wb/8192
 #include "bench/bench_support.h"
 #include "bench/kernel_rate.h"
+#include "fw/param_keys.h"
 
 #include <systemc> // declares sc_main
 
@@ -43,11 +44,12 @@ int sc_main(int argc, char *argv[]) {
         auto slash = cell.find('/');
         std::string pattern = cell.substr(0, slash);
         std::string record = slash == std::string::npos ? "8" : cell.substr(slash + 1);
-        json r = starfish::bench::timed_transfer_cell({{"fs.kind", "2pio"},
-                                                       {"workload.pattern", pattern},
-                                                       {"workload.record_bytes", record},
-                                                       {"workload.file_mb", file_mb}},
-                                                      "bench_twophase");
+        json r = starfish::bench::timed_transfer_cell(
+            {{starfish::keys::fs_kind.name, "2pio"},
+             {starfish::keys::workload_pattern.name, pattern},
+             {starfish::keys::workload_record_bytes.name, record},
+             {starfish::keys::workload_file_mb.name, file_mb}},
+            "bench_twophase");
         double wall = r["wall_s"].get<double>();
         double pieces =
             r["fs"]["local_pieces"].get<double>() + r["fs"]["remote_pieces"].get<double>();

@@ -211,34 +211,45 @@ void Config::set_from_text(const std::string &key, const std::string &text,
     set(key, value, source);
 }
 
-const ParamSpec &Config::spec_of(const std::string &key, ParamType expected) const {
+void Config::set(IntKey key, long long value, const std::string &source) {
+    set(key.name, json(value), source);
+}
+
+void Config::set(RealKey key, double value, const std::string &source) {
+    set(key.name, json(value), source);
+}
+
+void Config::set(BoolKey key, bool value, const std::string &source) {
+    set(key.name, json(value), source);
+}
+
+void Config::set(StringKey key, const std::string &value, const std::string &source) {
+    set(key.name, json(value), source);
+}
+
+const json &Config::value_of(const char *key, ParamType type) const {
     const ParamSpec &spec = registry_->at(key);
-    bool ok = spec.type == expected || (expected == ParamType::Real && spec.type == ParamType::Int);
-    if (!ok) {
-        throw std::logic_error("configuration key '" + key + "' is " + param_type_name(spec.type) +
-                               ", read as " + param_type_name(expected));
+    if (spec.type != type) {
+        throw std::logic_error("configuration key '" + spec.key + "' is " +
+                               param_type_name(spec.type) + ", read as " + param_type_name(type));
     }
-    return spec;
+    return values_.at(spec.key);
 }
 
-long long Config::get_int(const std::string &key) const {
-    spec_of(key, ParamType::Int);
-    return values_.at(key).get<long long>();
+long long Config::get_int(IntKey key) const {
+    return value_of(key.name, ParamType::Int).get<long long>();
 }
 
-double Config::get_real(const std::string &key) const {
-    spec_of(key, ParamType::Real);
-    return values_.at(key).get<double>();
+double Config::get_real(RealKey key) const {
+    return value_of(key.name, ParamType::Real).get<double>();
 }
 
-bool Config::get_bool(const std::string &key) const {
-    spec_of(key, ParamType::Bool);
-    return values_.at(key).get<bool>();
+bool Config::get_bool(BoolKey key) const {
+    return value_of(key.name, ParamType::Bool).get<bool>();
 }
 
-const std::string &Config::get_string(const std::string &key) const {
-    spec_of(key, ParamType::String);
-    return values_.at(key).get_ref<const std::string &>();
+const std::string &Config::get_string(StringKey key) const {
+    return value_of(key.name, ParamType::String).get_ref<const std::string &>();
 }
 
 const json &Config::get(const std::string &key) const {

@@ -21,11 +21,10 @@ void Registry::add(ParamSpec spec) {
     params_.emplace(key, std::move(spec));
 }
 
-ParamSpec &Registry::add_int(const std::string &key, long long def, const std::string &unit,
-                             Range range, const std::string &meaning,
-                             const std::string &provenance) {
+ParamSpec &Registry::add_int(IntKey key, long long def, const std::string &unit, Range range,
+                             const std::string &meaning, const std::string &provenance) {
     ParamSpec s;
-    s.key = key;
+    s.key = key.name;
     s.type = ParamType::Int;
     s.default_value = def;
     s.unit = unit;
@@ -34,14 +33,13 @@ ParamSpec &Registry::add_int(const std::string &key, long long def, const std::s
     s.meaning = meaning;
     s.provenance = provenance;
     add(std::move(s));
-    return params_.at(key);
+    return params_.at(key.name);
 }
 
-ParamSpec &Registry::add_real(const std::string &key, double def, const std::string &unit,
-                              Range range, const std::string &meaning,
-                              const std::string &provenance) {
+ParamSpec &Registry::add_real(RealKey key, double def, const std::string &unit, Range range,
+                              const std::string &meaning, const std::string &provenance) {
     ParamSpec s;
-    s.key = key;
+    s.key = key.name;
     s.type = ParamType::Real;
     s.default_value = def;
     s.unit = unit;
@@ -50,33 +48,33 @@ ParamSpec &Registry::add_real(const std::string &key, double def, const std::str
     s.meaning = meaning;
     s.provenance = provenance;
     add(std::move(s));
-    return params_.at(key);
+    return params_.at(key.name);
 }
 
-ParamSpec &Registry::add_bool(const std::string &key, bool def, const std::string &meaning,
+ParamSpec &Registry::add_bool(BoolKey key, bool def, const std::string &meaning,
                               const std::string &provenance) {
     ParamSpec s;
-    s.key = key;
+    s.key = key.name;
     s.type = ParamType::Bool;
     s.default_value = def;
     s.meaning = meaning;
     s.provenance = provenance;
     add(std::move(s));
-    return params_.at(key);
+    return params_.at(key.name);
 }
 
-ParamSpec &Registry::add_string(const std::string &key, const std::string &def,
+ParamSpec &Registry::add_string(StringKey key, const std::string &def,
                                 std::vector<std::string> choices, const std::string &meaning,
                                 const std::string &provenance) {
     ParamSpec s;
-    s.key = key;
+    s.key = key.name;
     s.type = ParamType::String;
     s.default_value = def;
     s.choices = std::move(choices);
     s.meaning = meaning;
     s.provenance = provenance;
     add(std::move(s));
-    return params_.at(key);
+    return params_.at(key.name);
 }
 
 void Registry::add_check(CrossCheck check) {

@@ -3,6 +3,7 @@
 // declares its own parameters into it (see sim/platform/parameters.cpp), so the
 // configuration files, `starfish config` and validation all come from one place.
 
+#include "hw/config/key.h"
 #include "hw/config/param_spec.h"
 
 #include <functional>
@@ -24,16 +25,17 @@ public:
         double max;
     };
 
+    // A parameter whose type is known only at run time (the firmware's table,
+    // fw/include/fw/params.h).
     void add(ParamSpec spec);
-    ParamSpec &add_int(const std::string &key, long long def, const std::string &unit, Range range,
+    ParamSpec &add_int(IntKey key, long long def, const std::string &unit, Range range,
                        const std::string &meaning, const std::string &provenance);
-    ParamSpec &add_real(const std::string &key, double def, const std::string &unit, Range range,
+    ParamSpec &add_real(RealKey key, double def, const std::string &unit, Range range,
                         const std::string &meaning, const std::string &provenance);
-    ParamSpec &add_bool(const std::string &key, bool def, const std::string &meaning,
+    ParamSpec &add_bool(BoolKey key, bool def, const std::string &meaning,
                         const std::string &provenance);
-    ParamSpec &add_string(const std::string &key, const std::string &def,
-                          std::vector<std::string> choices, const std::string &meaning,
-                          const std::string &provenance);
+    ParamSpec &add_string(StringKey key, const std::string &def, std::vector<std::string> choices,
+                          const std::string &meaning, const std::string &provenance);
     void add_check(CrossCheck check);
 
     const ParamSpec *find(const std::string &key) const;

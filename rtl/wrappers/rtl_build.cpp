@@ -1,6 +1,8 @@
 #include "rtl/wrappers/rtl_build.h"
 
 #include "hw/config/config_error.h"
+#include "tlm_models/net/net_params.h"
+#include "tlm_models/node/network_interface_params.h"
 
 namespace starfish::rtl {
 
@@ -35,9 +37,9 @@ void require_rtl_engines(const config::Config &cfg, RtlBuild build) {
     if (build == RtlBuild::Included) {
         return;
     }
-    for (const char *key : {"net.model", "ni.model"}) {
+    for (config::StringKey key : {keys::net_model, keys::ni_model}) {
         if (cfg.get_string(key) == "rtl") {
-            throw config::ConfigError(rtl_missing_message(std::string(key) + " = rtl", build));
+            throw config::ConfigError(rtl_missing_message(std::string(key.name) + " = rtl", build));
         }
     }
 }

@@ -9,6 +9,9 @@
 #include "sim/trace/trace_session.h"
 #include "sim/workload/host_memory.h"
 #include "sim/workload/workload.h"
+#include "sim/workload_params.h"
+#include "tlm_models/net/net_params.h"
+#include "tlm_models/node/network_interface_params.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -128,11 +131,11 @@ int run_run(const RunCommandOptions &opts) {
         std::cerr << "starfish: configuration error: " << e.what() << "\n";
         return kExitUsage;
     }
-    if (!tracing.ni_dma_fst_path.empty() && cfg.get_string("ni.model") != "rtl") {
+    if (!tracing.ni_dma_fst_path.empty() && cfg.get_string(keys::ni_model) != "rtl") {
         std::cerr << "starfish: configuration error: --ni-dma-fst needs ni.model = rtl\n";
         return kExitUsage;
     }
-    if (!tracing.rtl_fst_path.empty() && cfg.get_string("net.model") != "rtl") {
+    if (!tracing.rtl_fst_path.empty() && cfg.get_string(keys::net_model) != "rtl") {
         std::cerr << "starfish: configuration error: --rtl-fst needs net.model = rtl\n";
         return kExitUsage;
     }
@@ -146,8 +149,8 @@ int run_run(const RunCommandOptions &opts) {
     OutputTarget json_out = check_output(opts.common.json_path, "--json");
     trace::TraceOutputs trace_files(tracing, node_names);
     trace::set_request(tracing);
-    const WorkloadKind &kind = workload_kind(cfg.get_string("workload.kind"));
-    int trials = static_cast<int>(cfg.get_int("workload.trials"));
+    const WorkloadKind &kind = workload_kind(cfg.get_string(keys::workload_kind));
+    int trials = static_cast<int>(cfg.get_int(keys::workload_trials));
     HostStats host;
     host.parallel = std::min(trial_parallelism(cfg), trials);
     check_host_memory(

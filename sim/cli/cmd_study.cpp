@@ -17,6 +17,7 @@
 #include "sim/study/trial_cache.h"
 #include "sim/workload/host_memory.h"
 #include "sim/workload/workload.h"
+#include "sim/workload_params.h"
 
 #include <algorithm>
 #include <cmath>
@@ -191,7 +192,7 @@ int run_study_command(StudyCommandOptions &opts) {
     run.fresh = opts.fresh;
     run.on_warning = [](const std::string &w) { std::cerr << "starfish: warning: " << w << "\n"; };
     run.on_progress = [&](const TrialProgress &p, const json &result) {
-        const auto &kind = workload_kind(cells[p.cell].cfg.get_string("workload.kind"));
+        const auto &kind = workload_kind(cells[p.cell].cfg.get_string(keys::workload_kind));
         out << "  [" << p.done << "/" << p.total << "] " << cell_label(cells[p.cell].overrides)
             << " trial " << p.trial << ": "
             << (trial_failed(result) ? "FAILED (listed at the end)" : kind.trial_line(result));

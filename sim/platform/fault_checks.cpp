@@ -2,6 +2,7 @@
 
 #include "hw/config/config.h"
 #include "tlm_models/storage/disk_fault_params.h"
+#include "tlm_models/storage/disk_params.h"
 
 #include <string>
 #include <utility>
@@ -13,11 +14,12 @@ void declare_fault_checks(config::Registry &reg) {
     reg.add_check([](const config::Config &cfg) -> std::string {
         std::vector<std::pair<uint32_t, uint32_t>> sectors;
         std::string error;
-        if (!storage::parse_bad_sectors(cfg.get_string("fault.bad_sectors"), &sectors, &error)) {
+        if (!storage::parse_bad_sectors(cfg.get_string(keys::fault_bad_sectors), &sectors,
+                                        &error)) {
             return ""; // the fault parameters' own check reports it
         }
-        long long capacity = cfg.get_int("disk.cylinders") * cfg.get_int("disk.heads") *
-                             cfg.get_int("disk.sectors_per_track");
+        long long capacity = cfg.get_int(keys::disk_cylinders) * cfg.get_int(keys::disk_heads) *
+                             cfg.get_int(keys::disk_sectors_per_track);
         for (const auto &[disk, lba] : sectors) {
             if (static_cast<long long>(lba) >= capacity) {
                 return "fault.bad_sectors names sector " + std::to_string(lba) + " of disk " +

@@ -2,9 +2,13 @@
 
 #include "hw/config/config.h"
 
+#include "fw/param_keys.h"
 #include "fw/params.h"
 #include "fw/spfs.h"
+#include "hw/machine_keys.h"
 #include "hw/ni_regs.h"
+#include "tlm_models/node/node_cpu_params.h"
+#include "tlm_models/node/node_memory_params.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -67,24 +71,24 @@ config::ParamSpec spec_of(const fw_param_decl_t &d) {
 void add_checks(config::Registry &reg) {
     // Combinations the IOPs could not serve, named before anything runs.
     reg.add_check([](const config::Config &cfg) -> std::string {
-        if (cfg.get_string(FW_KEY_FS_KIND) != "spfs" && cfg.get_string(FW_KEY_FS_KIND) != "2pio") {
+        if (cfg.get_string(keys::fs_kind) != "spfs" && cfg.get_string(keys::fs_kind) != "2pio") {
             return "";
         }
-        long long k = cfg.get_int(FW_KEY_SPFS_OUTSTANDING);
-        long long per = cfg.get_int(FW_KEY_SPFS_CACHE_BUFFERS_PER_CP_DISK);
+        long long k = cfg.get_int(keys::spfs_outstanding);
+        long long per = cfg.get_int(keys::spfs_cache_buffers_per_cp_disk);
         if (per != 0 && per < k) {
             return "spfs.cache_buffers_per_cp_disk = " + std::to_string(per) +
                    " is smaller than spfs.outstanding = " + std::to_string(k) +
                    ": the cache must hold every request a CP may have outstanding at a disk";
         }
-        long long cps = cfg.get_int("machine.cp_count");
-        long long disks = cfg.get_int("machine.disks_per_iop");
+        long long cps = cfg.get_int(keys::machine_cp_count);
+        long long disks = cfg.get_int(keys::machine_disks_per_iop);
         // The firmware's own rules (fw/spfs.h), so the check and the IOP agree.
         auto u = [](long long v) { return static_cast<uint64_t>(v); };
         long long buffers =
             static_cast<long long>(fw_spfs_cache_buffers(u(per), u(k), u(cps), u(disks)));
-        long long bytes = buffers * cfg.get_int(FW_KEY_FS_BLOCK_BYTES);
-        long long memory = cfg.get_int("machine.node_memory_kb") * 1024;
+        long long bytes = buffers * cfg.get_int(keys::fs_block_bytes);
+        long long memory = cfg.get_int(keys::machine_node_memory_kb) * 1024;
         // Half of node memory for the cache leaves room for request buffers and the rest.
         if (bytes > memory / 2) {
             return "the SPFS cache of each IOP (" + std::to_string(buffers) +
@@ -92,7 +96,7 @@ void add_checks(config::Registry &reg) {
                    "machine.cp_count x machine.disks_per_iop, of fs.block_bytes) needs " +
                    std::to_string(bytes / 1024) +
                    " KB, more than half of machine.node_memory_kb = " +
-                   std::to_string(cfg.get_int("machine.node_memory_kb")) +
+                   std::to_string(cfg.get_int(keys::machine_node_memory_kb)) +
                    "; lower the cache or raise machine.node_memory_kb";
         }
         // Threads of an IOP: one per disk, the request threads (a pool, or one per
@@ -100,11 +104,11 @@ void add_checks(config::Registry &reg) {
         long long outstanding = k * cps * disks + 1;
         long long request_threads =
             static_cast<long long>(fw_spfs_server_threads(u(buffers), u(k), u(cps), u(disks)));
-        if (cfg.get_string(FW_KEY_SPFS_REQUESTS) == "thread") {
+        if (cfg.get_string(keys::spfs_requests) == "thread") {
             request_threads = outstanding;
         }
         long long need = request_threads + disks + 4;
-        long long limit = cfg.get_int("machine.node_thread_limit");
+        long long limit = cfg.get_int(keys::machine_node_thread_limit);
         if (need > limit) {
             return "SPFS needs " + std::to_string(need) +
                    " threads per IOP (one per outstanding request: spfs.outstanding x "
@@ -117,28 +121,29 @@ void add_checks(config::Registry &reg) {
     reg.add_check([](const config::Config &cfg) -> std::string {
         // 2PIO: an aggregator holds its collective buffer beside its own part of the
         // file (ra: the whole file).
-        if (cfg.get_string(FW_KEY_FS_KIND) != "2pio" ||
-            cfg.registry().find("workload.file_mb") == nullptr) {
+        if (cfg.get_string(keys::fs_kind) != "2pio" ||
+            cfg.registry().find(keys::workload_file_mb.name) == nullptr) {
             return "";
         }
-        long long cps = cfg.get_int("machine.cp_count");
-        long long aggregators = cfg.get_int(FW_KEY_TWOPHASE_AGGREGATORS);
+        long long cps = cfg.get_int(keys::machine_cp_count);
+        long long aggregators = cfg.get_int(keys::twophase_aggregators);
         if (aggregators > cps) {
             return "twophase.aggregators = " + std::to_string(aggregators) +
                    " is more than machine.cp_count = " + std::to_string(cps);
         }
         long long a = aggregators != 0 ? aggregators : cps;
         long long file =
-            static_cast<long long>(std::ceil(cfg.get_real("workload.file_mb") * 1048576.0));
+            static_cast<long long>(std::ceil(cfg.get_real(keys::workload_file_mb) * 1048576.0));
         long long share = (file + a - 1) / a;
-        long long buffer = cfg.get_int(FW_KEY_TWOPHASE_BUFFER_KB) * 1024;
+        long long buffer = cfg.get_int(keys::twophase_buffer_kb) * 1024;
         long long collective = buffer != 0 && buffer < share ? buffer : share;
         // twophase.overlap keeps a second buffer when there is more than one round.
-        if (cfg.get_bool(FW_KEY_TWOPHASE_OVERLAP) && collective < share) {
+        if (cfg.get_bool(keys::twophase_overlap) && collective < share) {
             collective *= 2;
         }
-        long long part = cfg.get_string("workload.pattern") == "ra" ? file : (file + cps - 1) / cps;
-        long long memory = cfg.get_int("machine.node_memory_kb") * 1024;
+        long long part =
+            cfg.get_string(keys::workload_pattern) == "ra" ? file : (file + cps - 1) / cps;
+        long long memory = cfg.get_int(keys::machine_node_memory_kb) * 1024;
         // An eighth of node memory stays for the messaging and SPFS client state.
         if (collective + part > memory - memory / 8) {
             return "the 2PIO collective buffer (" + std::to_string(collective / 1024) +
@@ -148,7 +153,7 @@ void add_checks(config::Registry &reg) {
                    "CP's part of the file (" +
                    std::to_string(part / 1024) +
                    " KB) do not fit in seven eighths of machine.node_memory_kb = " +
-                   std::to_string(cfg.get_int("machine.node_memory_kb")) +
+                   std::to_string(cfg.get_int(keys::machine_node_memory_kb)) +
                    "; lower twophase.buffer_kb, raise twophase.aggregators or raise "
                    "machine.node_memory_kb";
         }
@@ -162,36 +167,36 @@ void add_checks(config::Registry &reg) {
         // what fits here may still fail with the file system's buffers beside it, and
         // the run's error then names machine.node_memory_kb (sim/workload/workload.h).
         constexpr long long kMinPoolEntryBytes = 32;
-        long long block = cfg.get_int(FW_KEY_FS_BLOCK_BYTES);
+        long long block = cfg.get_int(keys::fs_block_bytes);
         long long pools =
-            cfg.get_int(FW_KEY_MSG_REQUEST_BUFFERS) * block +
-            cfg.get_int(FW_KEY_MSG_RX_RING_SLOTS) * HW_NI_RX_RECORD_BYTES +
-            (cfg.get_int(FW_KEY_MSG_REPLY_ACTIONS) + cfg.get_int(FW_KEY_MSG_SEND_QUEUE_ENTRIES)) *
+            cfg.get_int(keys::msg_request_buffers) * block +
+            cfg.get_int(keys::msg_rx_ring_slots) * HW_NI_RX_RECORD_BYTES +
+            (cfg.get_int(keys::msg_reply_actions) + cfg.get_int(keys::msg_send_queue_entries)) *
                 kMinPoolEntryBytes;
-        if (cfg.registry().find("machine.node_memory_kb") == nullptr) {
+        if (cfg.registry().find(keys::machine_node_memory_kb.name) == nullptr) {
             return ""; // a registry of the firmware's parameters alone (its unit tests)
         }
-        long long memory = cfg.get_int("machine.node_memory_kb") * 1024;
+        long long memory = cfg.get_int(keys::machine_node_memory_kb) * 1024;
         if (pools > memory) {
             return "the messaging pools of each node (msg.request_buffers x fs.block_bytes = " +
-                   std::to_string(cfg.get_int(FW_KEY_MSG_REQUEST_BUFFERS)) + " x " +
+                   std::to_string(cfg.get_int(keys::msg_request_buffers)) + " x " +
                    std::to_string(block) + ", msg.rx_ring_slots, msg.reply_actions, " +
                    "msg.send_queue_entries) need at least " + std::to_string(pools / 1024) +
                    " KB, more than machine.node_memory_kb = " +
-                   std::to_string(cfg.get_int("machine.node_memory_kb")) +
+                   std::to_string(cfg.get_int(keys::machine_node_memory_kb)) +
                    "; lower them or raise machine.node_memory_kb";
         }
         return "";
     });
     reg.add_check([](const config::Config &cfg) -> std::string {
-        if (cfg.get_int(FW_KEY_FS_BLOCK_BYTES) % 512 != 0) {
-            return "fs.block_bytes = " + std::to_string(cfg.get_int(FW_KEY_FS_BLOCK_BYTES)) +
+        if (cfg.get_int(keys::fs_block_bytes) % 512 != 0) {
+            return "fs.block_bytes = " + std::to_string(cfg.get_int(keys::fs_block_bytes)) +
                    " must be a multiple of the 512-byte disk sector";
         }
         return "";
     });
     reg.add_check([](const config::Config &cfg) -> std::string {
-        long long s = cfg.get_int(FW_KEY_MSG_RX_RING_SLOTS);
+        long long s = cfg.get_int(keys::msg_rx_ring_slots);
         if ((s & (s - 1)) != 0) {
             return "msg.rx_ring_slots = " + std::to_string(s) + " must be a power of two";
         }
@@ -200,7 +205,7 @@ void add_checks(config::Registry &reg) {
     reg.add_check([](const config::Config &cfg) -> std::string {
         std::vector<long long> words;
         std::string error;
-        if (!parse_positive_list(cfg.get_string(FW_KEY_COMMTEST_SWEEP_WORDS), &words, &error)) {
+        if (!parse_positive_list(cfg.get_string(keys::commtest_sweep_words), &words, &error)) {
             return "commtest.sweep_words: " + error;
         }
         if (words.size() > FW_COMMTEST_MAX_SWEEP_SIZES) {
@@ -208,8 +213,8 @@ void add_checks(config::Registry &reg) {
                    " sizes; at most " + std::to_string(FW_COMMTEST_MAX_SWEEP_SIZES) +
                    " are allowed";
         }
-        if (cfg.get_int(FW_KEY_COMMTEST_QUEUED_MAX_BYTES) >
-            cfg.get_int(FW_KEY_COMMTEST_SLICE_BYTES)) {
+        if (cfg.get_int(keys::commtest_queued_max_bytes) >
+            cfg.get_int(keys::commtest_slice_bytes)) {
             return "commtest.queued_max_bytes must not exceed commtest.slice_bytes";
         }
         return "";

@@ -1,5 +1,6 @@
 #include "sim/platform/machine.h"
 
+#include "fw/param_keys.h"
 #include "hw/node_map.h"
 #include "hw/scsi_regs.h"
 #include "sim/platform/network_factory.h"
@@ -19,7 +20,7 @@ Machine::Machine(const config::Config &cfg, int trial, const FirmwareSet &firmwa
     if (shape_.disks_per_iop > static_cast<int>(HW_SCSI_MAX_TARGETS)) {
         throw std::invalid_argument("machine.disks_per_iop exceeds the SCSI target limit");
     }
-    uint64_t seed = static_cast<uint64_t>(cfg.get_int("workload.seed"));
+    uint64_t seed = static_cast<uint64_t>(cfg.get_int(keys::workload_seed));
     network_ = platform::make_network("net", net::NetParams::from(cfg), seed,
                                       static_cast<uint64_t>(trial), rtl_fst);
     std::vector<NodeSite> sites = shape_.sites();

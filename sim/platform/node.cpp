@@ -1,6 +1,7 @@
 #include "sim/platform/node.h"
 
 #include "hw/config/config_error.h"
+#include "hw/machine_keys.h"
 #include "hw/node_map.h"
 #include "rtl/wrappers/rtl_build.h"
 #ifdef STARFISH_HAVE_RTL_NI_DMA
@@ -41,7 +42,7 @@ std::unique_ptr<node::NetworkInterface> make_network_interface(const NodeSetup &
 #ifdef STARFISH_HAVE_RTL_NI_DMA
         return std::make_unique<rtl::NiDmaRtl>("ni", params, setup.node_id, memory, network,
                                                setup.router, setup.node_routers,
-                                               static_cast<int>(cfg.get_int("net.width")));
+                                               static_cast<int>(cfg.get_int(keys::net_width)));
 #else
         throw config::ConfigError(rtl::rtl_missing_message("ni.model = rtl", rtl::rtl_build()));
 #endif

@@ -180,11 +180,13 @@ const config::ParamSpec &NodeHal::config_spec(const char *service, const char *k
 
 int64_t NodeHal::config_int(const char *key) {
     const config::ParamSpec &spec = config_spec("hal_config_int", key);
+    // The firmware names its keys at run time (fw/param_keys.h): typed here, by
+    // the registered type.
     if (spec.type == config::ParamType::Int) {
-        return cfg_.get_int(key);
+        return cfg_.get_int(config::IntKey{key});
     }
     if (spec.type == config::ParamType::Bool) {
-        return cfg_.get_bool(key) ? 1 : 0;
+        return cfg_.get_bool(config::BoolKey{key}) ? 1 : 0;
     }
     fail(std::string("hal_config_int: '") + key + "' is a " + config::param_type_name(spec.type) +
          " parameter, not an integer or boolean");
@@ -196,7 +198,10 @@ double NodeHal::config_real(const char *key) {
         fail(std::string("hal_config_real: '") + key + "' is a " +
              config::param_type_name(spec.type) + " parameter, not a number or integer");
     }
-    return cfg_.get_real(key);
+    if (spec.type == config::ParamType::Int) {
+        return static_cast<double>(cfg_.get_int(config::IntKey{key}));
+    }
+    return cfg_.get_real(config::RealKey{key});
 }
 
 const char *NodeHal::config_string(const char *key) {
@@ -205,7 +210,7 @@ const char *NodeHal::config_string(const char *key) {
         fail(std::string("hal_config_string: '") + key + "' is a " +
              config::param_type_name(spec.type) + " parameter, not a string");
     }
-    return cfg_.get_string(key).c_str();
+    return cfg_.get_string(config::StringKey{key}).c_str();
 }
 
 void NodeHal::export_value(const char *name, uint64_t value) {
@@ -225,7 +230,7 @@ void NodeHal::observe(trace::TraceHub *hub, const std::string &scope) {
     if (identity_.role != HAL_ROLE_IOP) {
         return;
     }
-    const std::string &kind = cfg_.get_string(FW_KEY_FS_KIND);
+    const std::string &kind = cfg_.get_string(keys::fs_kind);
     if (kind == "spfs") {
         const char *names[] = {"cache_used", "cache_dirty", "cache_filling"};
         for (int p = HAL_PROBE_CACHE_USED; p <= HAL_PROBE_CACHE_FILLING; ++p) {
@@ -234,7 +239,7 @@ void NodeHal::observe(trace::TraceHub *hub, const std::string &scope) {
         }
     } else if (kind == "ddio") {
         auto buffers = static_cast<unsigned>(identity_.disks_per_iop *
-                                             cfg_.get_int(FW_KEY_DDIO_BUFFERS_PER_DISK));
+                                             cfg_.get_int(keys::ddio_buffers_per_disk));
         for (unsigned b = 0; b < buffers; ++b) {
             probe_signals_[HAL_PROBE_DDIO_BUFFER].push_back(hub->signal(
                 {fs, "buf" + std::to_string(b), SignalKind::Text, 6, TimelineRole::Slices, "idle"},

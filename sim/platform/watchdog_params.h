@@ -2,9 +2,15 @@
 // The deadlock watchdog's parameter (sim.watchdog_ms), docs/watchdog.md.
 
 #include "hw/config/config.h"
+#include "hw/config/key.h"
 #include "hw/config/registry.h"
 
 #include <cstdint>
+
+// The key of the watchdog's parameter (hw/config/key.h).
+namespace starfish::keys {
+inline constexpr config::RealKey sim_watchdog_ms{"sim.watchdog_ms"};
+} // namespace starfish::keys
 
 namespace starfish::platform {
 

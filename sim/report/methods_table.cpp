@@ -2,6 +2,8 @@
 
 #include "sim/report/text_table.h"
 
+#include "fw/param_keys.h"
+
 #include <algorithm>
 #include <cmath>
 #include <ostream>
@@ -12,7 +14,7 @@ using nlohmann::json;
 
 namespace {
 
-const char *const kMethodKeys[] = {"fs.kind", "fs.presort"};
+const char *const kMethodKeys[] = {keys::fs_kind.name, keys::fs_presort.name};
 const std::vector<std::string> kMethodOrder{"SPFS", "2PIO", "DDIO no sort", "DDIO sort"};
 const std::string kBaseline = "SPFS";
 
@@ -33,8 +35,8 @@ const json &effective(const CellResult &cell, const StudySpec &spec, const confi
 }
 
 std::string cell_method(const CellResult &cell, const StudySpec &spec, const config::Config &base) {
-    const json &kind = effective(cell, spec, base, "fs.kind");
-    const json &presort = effective(cell, spec, base, "fs.presort");
+    const json &kind = effective(cell, spec, base, keys::fs_kind.name);
+    const json &presort = effective(cell, spec, base, keys::fs_presort.name);
     return method_label(kind.get<std::string>(), presort.get<bool>());
 }
 

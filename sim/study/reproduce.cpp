@@ -1,5 +1,6 @@
 #include "sim/study/reproduce.h"
 
+#include "fw/param_keys.h"
 #include "hw/config/config_error.h"
 #include "hw/config/json_text.h"
 #include "sim/parameters.h"
@@ -15,6 +16,7 @@
 #include "sim/study/trial_cache.h"
 #include "sim/workload/host_memory.h"
 #include "sim/workload/workload.h"
+#include "sim/workload_params.h"
 
 #include <algorithm>
 #include <cmath>
@@ -59,7 +61,7 @@ void adjust_cell(StudyCell &cell, int trials, double file_scale) {
         }
     };
     if (trials > 0) {
-        change("workload.trials", trials);
+        change(keys::workload_trials.name, trials);
     }
     if (file_scale == 1.0) {
         cell.cfg.validate();
@@ -67,9 +69,9 @@ void adjust_cell(StudyCell &cell, int trials, double file_scale) {
     }
     // A scaled file can be too small for a two-dimensional pattern (fewer rows or
     // columns than the CPs it is distributed over): double it until it fits.
-    double full = cell.cfg.get_real("workload.file_mb");
+    double full = cell.cfg.get_real(keys::workload_file_mb);
     for (double mb = full * file_scale;; mb *= 2) {
-        change("workload.file_mb", std::min(mb, full));
+        change(keys::workload_file_mb.name, std::min(mb, full));
         try {
             cell.cfg.validate();
             return;
@@ -169,7 +171,7 @@ std::optional<PublishedTable> further_published(const StudySpec &spec, const std
     }
     StudyCompare further = *spec.compare;
     further.file = file;
-    further.columns.emplace_back("presort", "fs.presort");
+    further.columns.emplace_back("presort", keys::fs_presort.name);
     return PublishedTable(further);
 }
 
@@ -196,7 +198,7 @@ public:
             cost_done_ += cost;
             cost_left_ = std::max(cost_left_ - cost, 0.0);
         }
-        auto need = static_cast<size_t>(study.cells[p.cell].cfg.get_int("workload.trials"));
+        auto need = static_cast<size_t>(study.cells[p.cell].cfg.get_int(keys::workload_trials));
         bool cell_complete = ++cell_trials_done_[p.cell] == need;
         study_cells_done_ += cell_complete;
         bool study_complete = study_trials_done_ == study_trials_;

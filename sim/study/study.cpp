@@ -9,6 +9,7 @@
 #include "sim/runner/host_clock.h"
 #include "sim/runner/isolated_run.h"
 #include "sim/study/trial_cache.h"
+#include "sim/workload_params.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -276,7 +277,7 @@ std::vector<StudyCell> expand_study(const StudySpec &spec, const config::Config 
 std::vector<StudyTrial> study_trials(const std::vector<StudyCell> &cells) {
     std::vector<StudyTrial> trials;
     for (size_t c = 0; c < cells.size(); ++c) {
-        int n = static_cast<int>(cells[c].cfg.get_int("workload.trials"));
+        int n = static_cast<int>(cells[c].cfg.get_int(keys::workload_trials));
         for (int t = 0; t < n; ++t) {
             trials.push_back(StudyTrial{c, t});
         }

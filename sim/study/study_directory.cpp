@@ -9,6 +9,7 @@
 #include "sim/runner/isolated_run.h"
 #include "sim/study/study_workload.h"
 #include "sim/workload/workload.h"
+#include "sim/workload_params.h"
 
 #include <algorithm>
 #include <cmath>
@@ -405,7 +406,7 @@ bool run_task(const StudyManifest &m, const std::string &dir, size_t task, size_
         // A trial whose data did not verify is recorded (status and collect name it)
         // but is not done: resubmit runs it again.
         std::string problem = results.store(cfg, t.trial, outcome.result);
-        out << workload_kind(cfg.get_string("workload.kind")).trial_line(outcome.result);
+        out << workload_kind(cfg.get_string(keys::workload_kind)).trial_line(outcome.result);
         if (!problem.empty()) {
             complete = false;
             err << "starfish: error: result not saved: " << problem << "\n";

@@ -4,6 +4,7 @@
 #include "hw/config/json_text.h"
 #include "sim/workload/host_memory.h"
 #include "sim/workload/workload.h"
+#include "sim/workload_params.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -12,7 +13,7 @@ namespace starfish::sim {
 
 void check_workload_kinds(const StudySpec &spec, const std::vector<StudyCell> &cells) {
     for (const auto &c : cells) {
-        const std::string &name = c.cfg.get_string("workload.kind");
+        const std::string &name = c.cfg.get_string(keys::workload_kind);
         const WorkloadKind *kind = nullptr;
         try {
             kind = &workload_kind(name);
@@ -36,7 +37,7 @@ std::vector<HostMemory> study_host_memory(const std::vector<StudyCell> &cells) {
     std::vector<HostMemory> trials;
     for (const auto &c : cells) {
         HostMemory one = host_memory_estimate(c.cfg);
-        trials.insert(trials.end(), static_cast<size_t>(c.cfg.get_int("workload.trials")), one);
+        trials.insert(trials.end(), static_cast<size_t>(c.cfg.get_int(keys::workload_trials)), one);
     }
     return trials;
 }
@@ -46,7 +47,7 @@ nlohmann::json run_workload_trial(const config::Config &cfg, int trial) {
 }
 
 double workload_trial_cost(const config::Config &cfg) {
-    const auto &kind = workload_kind(cfg.get_string("workload.kind"));
+    const auto &kind = workload_kind(cfg.get_string(keys::workload_kind));
     return kind.cost_estimate ? kind.cost_estimate(cfg) : 1.0;
 }
 

@@ -4,6 +4,7 @@
 #include "hw/config/json_text.h"
 #include "sim/report/run_result.h"
 #include "sim/report/safe_output.h"
+#include "sim/workload_params.h"
 
 #include <unistd.h>
 
@@ -115,7 +116,7 @@ json TrialCache::key_document(const config::Config &cfg, int trial) const {
     json config = json::object();
     json flat = cfg.to_flat_json();
     for (auto it = flat.begin(); it != flat.end(); ++it) {
-        if (it.key() == "workload.trials" || it.key() == "workload.jobs") {
+        if (it.key() == keys::workload_trials.name || it.key() == keys::workload_jobs.name) {
             continue;
         }
         config[it.key()] = canonical_value(*it);

@@ -5,6 +5,8 @@
 #include "sim/workload/commtest_trial.h"
 
 #include "fw/apps.h"
+#include "fw/param_keys.h"
+#include "hw/machine_keys.h"
 #include "sim/platform/fw_params.h"
 #include "sim/report/statistics.h"
 #include "sim/trace/trace_session.h"
@@ -79,7 +81,8 @@ json pingpong_of(platform::Machine &m, double cpu_mhz) {
 json sweep_of(platform::Machine &m, const config::Config &cfg, double cpu_mhz) {
     std::vector<long long> words;
     std::string error;
-    if (!platform::parse_positive_list(cfg.get_string("commtest.sweep_words"), &words, &error)) {
+    if (!platform::parse_positive_list(cfg.get_string(keys::commtest_sweep_words), &words,
+                                       &error)) {
         throw std::runtime_error("commtest.sweep_words: " + error);
     }
     platform::Node &iop0 = m.iop(0);
@@ -211,15 +214,16 @@ json summarize_commtest(const config::Config &cfg, const std::vector<json> &tria
 
 std::string describe_commtest(const config::Config &cfg) {
     std::ostringstream os;
-    os << "commtest: ping-pong (pairs " << cfg.get_string("commtest.pingpong_pairs") << ", "
-       << cfg.get_int("commtest.pingpong_iterations") << " round trips), Memput/Memget sweep "
-       << cfg.get_string("commtest.sweep_words") << " words x "
-       << cfg.get_int("commtest.sweep_iterations") << ", "
-       << cfg.get_int("commtest.barrier_iterations") << " barriers, "
-       << cfg.get_int("commtest.queued_puts") << " queued Memputs + "
-       << cfg.get_int("commtest.queued_gets") << " queued Memgets of 1.."
-       << cfg.get_int("commtest.queued_max_bytes") << " bytes; " << cfg.get_int("machine.cp_count")
-       << " CPs, " << cfg.get_int("machine.iop_count") << " IOPs";
+    os << "commtest: ping-pong (pairs " << cfg.get_string(keys::commtest_pingpong_pairs) << ", "
+       << cfg.get_int(keys::commtest_pingpong_iterations) << " round trips), Memput/Memget sweep "
+       << cfg.get_string(keys::commtest_sweep_words) << " words x "
+       << cfg.get_int(keys::commtest_sweep_iterations) << ", "
+       << cfg.get_int(keys::commtest_barrier_iterations) << " barriers, "
+       << cfg.get_int(keys::commtest_queued_puts) << " queued Memputs + "
+       << cfg.get_int(keys::commtest_queued_gets) << " queued Memgets of 1.."
+       << cfg.get_int(keys::commtest_queued_max_bytes) << " bytes; "
+       << cfg.get_int(keys::machine_cp_count) << " CPs, " << cfg.get_int(keys::machine_iop_count)
+       << " IOPs";
     return os.str();
 }
 
@@ -279,7 +283,7 @@ std::string spread(const std::vector<double> &v, const char *fmt) {
 
 void print_commtest(std::ostream &out, const config::Config &cfg, const std::vector<json> &trials,
                     const json &summary) {
-    double mhz = cfg.get_real("machine.cpu_mhz");
+    double mhz = cfg.get_real(keys::machine_cpu_mhz);
     char line[320];
     out << "trial  verified  nodes ok  errors  simulated ms  queued batches\n";
     for (const auto &t : trials) {
@@ -390,7 +394,7 @@ void print_commtest(std::ostream &out, const config::Config &cfg, const std::vec
 
 json commtest_trial_result(platform::Machine &m, const config::Config &cfg,
                            const std::string &failure) {
-    double mhz = cfg.get_real("machine.cpu_mhz");
+    double mhz = cfg.get_real(keys::machine_cpu_mhz);
     int nodes_ok = 0;
     uint64_t v = 0;
     for (int id = 0; id < m.node_count(); ++id) {
@@ -414,9 +418,9 @@ json commtest_trial_result(platform::Machine &m, const config::Config &cfg,
     }
     uint64_t cycles = 0;
     std::string echo_key =
-        "commtest.echo." + std::to_string(cfg.get_int("commtest.echo_words")) + "w.cycles";
+        "commtest.echo." + std::to_string(cfg.get_int(keys::commtest_echo_words)) + "w.cycles";
     if (find_export(m.cp(0), echo_key, &cycles)) {
-        t["echo"] = json{{"words", cfg.get_int("commtest.echo_words")},
+        t["echo"] = json{{"words", cfg.get_int(keys::commtest_echo_words)},
                          {"cycles", cycles},
                          {"us", static_cast<double>(cycles) / mhz}};
     }

@@ -1,5 +1,6 @@
 #include "sim/workload/disk_replay.h"
 
+#include "fw/param_keys.h"
 #include "hw/data_pattern.h"
 #include "hw/scsi_regs.h"
 #include "sim/platform/scsi_chain.h"
@@ -44,7 +45,7 @@ public:
 
     ReplayHost(sc_core::sc_module_name name, const config::Config &cfg,
                const std::vector<DiskTraceRequest> &requests, const DiskReplayOptions &opt)
-        : sc_core::sc_module(name), requests_(requests), seed_(cfg.get_int("workload.seed")) {
+        : sc_core::sc_module(name), requests_(requests), seed_(cfg.get_int(keys::workload_seed)) {
         platform::ScsiChainParams params = platform::ScsiChainParams::from(cfg);
         depth_ = params.adapter.queue_depth;
         uint32_t max_sectors = 1;

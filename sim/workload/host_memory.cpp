@@ -2,6 +2,8 @@
 
 #include "hw/config/config_error.h"
 #include "hw/config/input_file.h"
+#include "hw/machine_keys.h"
+#include "sim/workload_params.h"
 
 #include <unistd.h>
 
@@ -27,8 +29,8 @@ double cgroup_limit(const char *path) {
 } // namespace
 
 double trial_process_bytes(const config::Config &cfg) {
-    double nodes =
-        static_cast<double>(cfg.get_int("machine.cp_count") + cfg.get_int("machine.iop_count"));
+    double nodes = static_cast<double>(cfg.get_int(keys::machine_cp_count) +
+                                       cfg.get_int(keys::machine_iop_count));
     return 8.0 * 1048576.0 + nodes * 0.3 * 1048576.0;
 }
 
@@ -66,7 +68,7 @@ double host_memory_available(std::string &source) {
 }
 
 HostMemory host_memory_estimate(const config::Config &cfg) {
-    const WorkloadKind &kind = workload_kind(cfg.get_string("workload.kind"));
+    const WorkloadKind &kind = workload_kind(cfg.get_string(keys::workload_kind));
     if (kind.host_memory) {
         return kind.host_memory(cfg);
     }

@@ -7,8 +7,10 @@
 #include "fw/ddio.h"
 #include "fw/layout.h"
 #include "fw/lu.h"
+#include "fw/param_keys.h"
 #include "fw/spfs.h"
 #include "hw/data_pattern.h"
+#include "hw/machine_keys.h"
 #include "hw/rng.h"
 #include "sim/platform/machine.h"
 #include "sim/report/statistics.h"
@@ -16,6 +18,7 @@
 #include "sim/workload/lu_check.h"
 #include "sim/workload/transfer_check.h"
 #include "sim/workload/trial_support.h"
+#include "tlm_models/storage/disk_params.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -33,20 +36,20 @@ namespace {
 
 fw_lu_shape_t shape_of(const config::Config &cfg) {
     fw_lu_shape_t s;
-    s.n = static_cast<uint32_t>(cfg.get_int("lu.n"));
-    s.cps = static_cast<uint32_t>(cfg.get_int("machine.cp_count"));
-    s.slab_cols = static_cast<uint32_t>(cfg.get_int("lu.slab_cols"));
+    s.n = static_cast<uint32_t>(cfg.get_int(keys::lu_n));
+    s.cps = static_cast<uint32_t>(cfg.get_int(keys::machine_cp_count));
+    s.slab_cols = static_cast<uint32_t>(cfg.get_int(keys::lu_slab_cols));
     return s;
 }
 
 uint64_t matrix_bytes(const config::Config &cfg) {
-    uint64_t n = static_cast<uint64_t>(cfg.get_int("lu.n"));
+    uint64_t n = static_cast<uint64_t>(cfg.get_int(keys::lu_n));
     return 4 * n * n;
 }
 
 // Seed of the input matrix: its own random stream, so it varies with the trial.
 uint64_t matrix_seed(const config::Config &cfg, int trial) {
-    return hw_rng_stream_seed(static_cast<uint64_t>(cfg.get_int("workload.seed")),
+    return hw_rng_stream_seed(static_cast<uint64_t>(cfg.get_int(keys::workload_seed)),
                               static_cast<uint64_t>(trial), HW_RNG_STREAM_DATA, 1);
 }
 
@@ -59,8 +62,8 @@ struct FilePlacement {
 
     FilePlacement(const config::Config &cfg, int trial)
         : layout(file_layout_of(cfg, lu_file_bytes(cfg), trial)),
-          numbering{static_cast<uint32_t>(cfg.get_int("machine.iop_count")),
-                    static_cast<uint32_t>(cfg.get_int("machine.disks_per_iop"))} {
+          numbering{static_cast<uint32_t>(cfg.get_int(keys::machine_iop_count)),
+                    static_cast<uint32_t>(cfg.get_int(keys::machine_disks_per_iop))} {
         tables.resize(numbering.disk_count());
         for (uint32_t d = 0; d < numbering.disk_count(); ++d) {
             tables[d].resize(fw_layout_table_bytes(&layout, d) / sizeof(uint32_t));
@@ -91,9 +94,9 @@ uint64_t export_or_zero(platform::Node &n, const std::string &key) {
 // The file-system counters the paper's analysis needs (docs/lu.md, "Metrics").
 json fs_statistics(platform::Machine &m, const config::Config &cfg) {
     int iops = m.shape().iop_count;
-    uint64_t block = static_cast<uint64_t>(cfg.get_int("fs.block_bytes"));
+    uint64_t block = static_cast<uint64_t>(cfg.get_int(keys::fs_block_bytes));
     json fs;
-    if (cfg.get_string("fs.kind") == "spfs") {
+    if (cfg.get_string(keys::fs_kind) == "spfs") {
         uint64_t hits = 0, misses = 0, installs = 0, prefetches = 0, wasted = 0;
         uint64_t pushes = 0, depth_sum = 0;
         for (int k = 0; k < iops; ++k) {
@@ -184,9 +187,9 @@ json cp_time_breakdown(platform::Machine &m, double cpu_hz) {
 } // namespace
 
 uint64_t lu_file_bytes(const config::Config &cfg) {
-    uint64_t block = static_cast<uint64_t>(cfg.get_int("fs.block_bytes"));
-    uint64_t disks = static_cast<uint64_t>(cfg.get_int("machine.iop_count") *
-                                           cfg.get_int("machine.disks_per_iop"));
+    uint64_t block = static_cast<uint64_t>(cfg.get_int(keys::fs_block_bytes));
+    uint64_t disks = static_cast<uint64_t>(cfg.get_int(keys::machine_iop_count) *
+                                           cfg.get_int(keys::machine_disks_per_iop));
     uint64_t matrix_blocks = (matrix_bytes(cfg) + block - 1) / block;
     return (matrix_blocks + disks) * block;
 }
@@ -194,17 +197,17 @@ uint64_t lu_file_bytes(const config::Config &cfg) {
 config::Config lu_machine_config(const config::Config &cfg) {
     config::Config c = cfg;
     const std::string why = "lu: the matrix file (lu.n, fs.block_bytes; docs/lu.md)";
-    c.set("workload.file_mb", static_cast<double>(lu_file_bytes(cfg)) / 1048576.0, why);
+    c.set(keys::workload_file_mb, static_cast<double>(lu_file_bytes(cfg)) / 1048576.0, why);
     // SPFS's IOPs describe the file by a pattern: a read pattern (the file exists, so
     // partial writes need installation reads) whose records are the largest power of
     // two dividing both a column and a block, the unit its caches track written
     // bytes in, so every column write is whole records.
-    uint64_t col = 4 * static_cast<uint64_t>(cfg.get_int("lu.n"));
-    uint64_t block = static_cast<uint64_t>(cfg.get_int("fs.block_bytes"));
+    uint64_t col = 4 * static_cast<uint64_t>(cfg.get_int(keys::lu_n));
+    uint64_t block = static_cast<uint64_t>(cfg.get_int(keys::fs_block_bytes));
     uint64_t unit =
         (col & (~col + 1)) < (block & (~block + 1)) ? (col & (~col + 1)) : (block & (~block + 1));
-    c.set("workload.pattern", "rb", why);
-    c.set("workload.record_bytes", static_cast<int64_t>(unit), why);
+    c.set(keys::workload_pattern, "rb", why);
+    c.set(keys::workload_record_bytes, static_cast<int64_t>(unit), why);
     return c;
 }
 
@@ -294,7 +297,7 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
     LuMatrix result = lu_matrix_from_bytes(after.data(), shape.n);
     lu_check_decomposition(original, reference, result, check);
 
-    double cpu_hz = cfg.get_real("machine.cpu_mhz") * 1e6;
+    double cpu_hz = cfg.get_real(keys::machine_cpu_mhz) * 1e6;
     double elapsed = static_cast<double>(export_of(cp0, FW_LU_STAT_T_END_CYCLES) -
                                          export_of(cp0, FW_LU_STAT_T_START_CYCLES)) /
                      cpu_hz;
@@ -315,8 +318,8 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
     // time of the sectors moved, per access. Unlike mean_access_ms (mechanism busy
     // time per access) it leaves out read-ahead nobody asked for, which an idle
     // drive runs on for a whole segment while the CPs compute.
-    double sector_ms = 60000.0 / cfg.get_real("disk.rpm") /
-                       static_cast<double>(cfg.get_int("disk.sectors_per_track"));
+    double sector_ms = 60000.0 / cfg.get_real(keys::disk_rpm) /
+                       static_cast<double>(cfg.get_int(keys::disk_sectors_per_track));
     double request_access_ms =
         reads + writes == 0
             ? 0.0
@@ -392,12 +395,12 @@ json summarize_lu(const config::Config &, const std::vector<json> &trials) {
 
 std::string describe_lu(const config::Config &cfg) {
     std::ostringstream os;
-    os << "lu: " << cfg.get_int("lu.n") << " x " << cfg.get_int("lu.n") << " floats, "
-       << cfg.get_int("lu.slab_cols") << "-column slabs, " << cfg.get_string("fs.kind") << ", "
-       << cfg.get_int("fs.block_bytes") << "-byte blocks, " << cfg.get_string("workload.layout")
-       << " layout; " << cfg.get_int("machine.cp_count") << " CPs, "
-       << cfg.get_int("machine.iop_count") << " IOPs x " << cfg.get_int("machine.disks_per_iop")
-       << " disk(s)";
+    os << "lu: " << cfg.get_int(keys::lu_n) << " x " << cfg.get_int(keys::lu_n) << " floats, "
+       << cfg.get_int(keys::lu_slab_cols) << "-column slabs, " << cfg.get_string(keys::fs_kind)
+       << ", " << cfg.get_int(keys::fs_block_bytes) << "-byte blocks, "
+       << cfg.get_string(keys::workload_layout) << " layout; "
+       << cfg.get_int(keys::machine_cp_count) << " CPs, " << cfg.get_int(keys::machine_iop_count)
+       << " IOPs x " << cfg.get_int(keys::machine_disks_per_iop) << " disk(s)";
     return os.str();
 }
 
@@ -455,16 +458,16 @@ double lu_cost_estimate(const config::Config &cfg) {
     fw_lu_shape_t s = shape_of(cfg);
     double blocks = 2.0 * static_cast<double>(fw_lu_total_slab_columns(&s)) *
                     static_cast<double>(fw_lu_col_bytes(&s)) /
-                    static_cast<double>(cfg.get_int("fs.block_bytes"));
+                    static_cast<double>(cfg.get_int(keys::fs_block_bytes));
     return 1000.0 + 8.0 * blocks + 20.0 * s.n * s.cps;
 }
 
 // The matrix on the disks, in the CPs' slabs and in the check: about 120 bytes per
 // element. measured: peak RSS 48 MB at lu.n = 512, 144 MB at 1024 (default machine).
 HostMemory lu_host_memory(const config::Config &cfg) {
-    double n = static_cast<double>(cfg.get_int("lu.n"));
+    double n = static_cast<double>(cfg.get_int(keys::lu_n));
     return HostMemory{trial_process_bytes(cfg) + 128.0 * n * n,
-                      "lu.n = " + std::to_string(cfg.get_int("lu.n")) +
+                      "lu.n = " + std::to_string(cfg.get_int(keys::lu_n)) +
                           ": the matrix on the disks, in the CPs and in the check"};
 }
 

@@ -1,5 +1,6 @@
 #include "sim/workload/net_traffic.h"
 
+#include "fw/param_keys.h"
 #include "hw/config/config_error.h"
 #include "sim/platform/network_factory.h"
 #include "sim/runner/host_clock.h"
@@ -20,7 +21,7 @@ json run_traffic_point(const config::Config &cfg, const net::TrafficSpec &spec, 
                        bool with_channels, const std::string &rtl_fst) {
     HostClock clock;
     net::NetParams params = net::NetParams::from(cfg);
-    auto seed = static_cast<uint64_t>(cfg.get_int("workload.seed"));
+    auto seed = static_cast<uint64_t>(cfg.get_int(keys::workload_seed));
     auto network = platform::make_network("net", params, seed, trial, rtl_fst);
     net::TrafficGenerator gen("traffic", *network, spec, seed, trial);
     sc_core::sc_start();

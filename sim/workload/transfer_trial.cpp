@@ -7,10 +7,12 @@
 #include "fw/apps.h"
 #include "fw/ddio.h"
 #include "fw/layout.h"
+#include "fw/param_keys.h"
 #include "fw/pattern.h"
 #include "fw/spfs.h"
 #include "fw/transfer.h"
 #include "hw/data_pattern.h"
+#include "hw/machine_keys.h"
 #include "hw/rng.h"
 #include "sim/platform/machine.h"
 #include "sim/report/statistics.h"
@@ -38,16 +40,17 @@ using nlohmann::json;
 namespace {
 
 uint64_t file_bytes_of(const config::Config &cfg) {
-    return static_cast<uint64_t>(std::llround(cfg.get_real("workload.file_mb") * 1048576.0));
+    return static_cast<uint64_t>(std::llround(cfg.get_real(keys::workload_file_mb) * 1048576.0));
 }
 
 fw_pattern_t pattern_of(const config::Config &cfg) {
     fw_pattern_t p;
     char msg[256];
-    if (fw_pattern_init(&p, cfg.get_string("workload.pattern").c_str(),
-                        static_cast<uint64_t>(cfg.get_int("workload.record_bytes")),
-                        file_bytes_of(cfg), static_cast<uint32_t>(cfg.get_int("machine.cp_count")),
-                        static_cast<uint64_t>(cfg.get_int("workload.cols")), msg,
+    if (fw_pattern_init(&p, cfg.get_string(keys::workload_pattern).c_str(),
+                        static_cast<uint64_t>(cfg.get_int(keys::workload_record_bytes)),
+                        file_bytes_of(cfg),
+                        static_cast<uint32_t>(cfg.get_int(keys::machine_cp_count)),
+                        static_cast<uint64_t>(cfg.get_int(keys::workload_cols)), msg,
                         sizeof msg) != FW_PATTERN_OK) {
         throw std::runtime_error(msg);
     }
@@ -196,7 +199,7 @@ json run_transfer_trial(const config::Config &cfg, int trial,
     if (before_check) {
         before_check(m);
     }
-    double cpu_hz = cfg.get_real("machine.cpu_mhz") * 1e6;
+    double cpu_hz = cfg.get_real(keys::machine_cpu_mhz) * 1e6;
     uint64_t cycles =
         export_of(cp0, "transfer.t_end_cycles") - export_of(cp0, "transfer.t_start_cycles");
     double elapsed = static_cast<double>(cycles) / cpu_hz;
@@ -211,7 +214,7 @@ json run_transfer_trial(const config::Config &cfg, int trial,
             fw_layout_build_table(&layout, d, tables[d].data());
         }
     }
-    uint64_t data_seed = hw_rng_stream_seed(static_cast<uint64_t>(cfg.get_int("workload.seed")),
+    uint64_t data_seed = hw_rng_stream_seed(static_cast<uint64_t>(cfg.get_int(keys::workload_seed)),
                                             static_cast<uint64_t>(trial), HW_RNG_STREAM_DATA, 0);
     TransferCheck check(pattern, layout, tables, numbering, data_seed);
     TransferCheckResult verdict;
@@ -255,9 +258,9 @@ json run_transfer_trial(const config::Config &cfg, int trial,
     for (auto it = machine.begin(); it != machine.end(); ++it) {
         t[it.key()] = *it;
     }
-    if (cfg.get_string("fs.kind") == "spfs") {
+    if (cfg.get_string(keys::fs_kind) == "spfs") {
         t["fs"] = spfs_statistics(m, elapsed);
-    } else if (cfg.get_string("fs.kind") == "2pio") {
+    } else if (cfg.get_string(keys::fs_kind) == "2pio") {
         t["fs"] = twophase_statistics(m, elapsed, cpu_hz);
     } else {
         json fs{{"blocks", 0}, {"pieces", 0}, {"prefetches", 0}};
@@ -326,9 +329,9 @@ json summarize_transfer(const config::Config &cfg, const std::vector<json> &tria
     Summary s = summarize(v);
     json out{{"mean_mb_s", s.mean}, {"cv", s.cv},        {"ci95_mb_s", {s.ci95_low, s.ci95_high}},
              {"min_mb_s", s.min},   {"max_mb_s", s.max}, {"trials", s.n}};
-    const std::string &name = cfg.get_string("workload.pattern");
+    const std::string &name = cfg.get_string(keys::workload_pattern);
     if (name == "ra") {
-        double p = static_cast<double>(cfg.get_int("machine.cp_count"));
+        double p = static_cast<double>(cfg.get_int(keys::machine_cp_count));
         out["mean_mb_s_per_cp"] = s.mean / p;
     }
     return out;
@@ -336,24 +339,25 @@ json summarize_transfer(const config::Config &cfg, const std::vector<json> &tria
 
 std::string describe_transfer(const config::Config &cfg) {
     std::ostringstream os;
-    os << "transfer: " << cfg.get_string("fs.kind");
-    if (cfg.get_string("fs.kind") == "spfs") {
-        os << " (K " << cfg.get_int("spfs.outstanding") << ", " << cfg.get_string("spfs.disk_queue")
-           << ", " << cfg.get_string(FW_SPFS_STAT_REQUESTS) << " requests"
-           << (cfg.get_bool("spfs.memget_writes") ? ", Memget writes" : "")
-           << (cfg.get_bool("spfs.prefetch") ? "" : ", no prefetch") << ")";
-    } else if (cfg.get_string("fs.kind") == "2pio") {
-        os << " (" << cfg.get_string("twophase.intermediate") << ", aggregators "
-           << cfg.get_int("twophase.aggregators") << ", buffer "
-           << cfg.get_int("twophase.buffer_kb") << " KB)";
+    os << "transfer: " << cfg.get_string(keys::fs_kind);
+    if (cfg.get_string(keys::fs_kind) == "spfs") {
+        os << " (K " << cfg.get_int(keys::spfs_outstanding) << ", "
+           << cfg.get_string(keys::spfs_disk_queue) << ", " << cfg.get_string(keys::spfs_requests)
+           << " requests" << (cfg.get_bool(keys::spfs_memget_writes) ? ", Memget writes" : "")
+           << (cfg.get_bool(keys::spfs_prefetch) ? "" : ", no prefetch") << ")";
+    } else if (cfg.get_string(keys::fs_kind) == "2pio") {
+        os << " (" << cfg.get_string(keys::twophase_intermediate) << ", aggregators "
+           << cfg.get_int(keys::twophase_aggregators) << ", buffer "
+           << cfg.get_int(keys::twophase_buffer_kb) << " KB)";
     } else {
-        os << (cfg.get_bool("fs.presort") ? " (presort)" : " (no presort)");
+        os << (cfg.get_bool(keys::fs_presort) ? " (presort)" : " (no presort)");
     }
-    os << " " << cfg.get_string("workload.pattern") << ", " << cfg.get_int("workload.record_bytes")
-       << "-byte records, " << cfg.get_real("workload.file_mb") << " MB file, "
-       << cfg.get_string("workload.layout") << " layout; " << cfg.get_int("machine.cp_count")
-       << " CPs, " << cfg.get_int("machine.iop_count") << " IOPs x "
-       << cfg.get_int("machine.disks_per_iop") << " disk(s)";
+    os << " " << cfg.get_string(keys::workload_pattern) << ", "
+       << cfg.get_int(keys::workload_record_bytes) << "-byte records, "
+       << cfg.get_real(keys::workload_file_mb) << " MB file, "
+       << cfg.get_string(keys::workload_layout) << " layout; "
+       << cfg.get_int(keys::machine_cp_count) << " CPs, " << cfg.get_int(keys::machine_iop_count)
+       << " IOPs x " << cfg.get_int(keys::machine_disks_per_iop) << " disk(s)";
     return os.str();
 }
 
@@ -409,12 +413,12 @@ double transfer_cost_estimate(const config::Config &cfg) {
         fw_pattern_t pattern = pattern_of(cfg);
         double copies = pattern.is_all ? pattern.cp_count : 1.0;
         double blocks = copies * std::ceil(static_cast<double>(pattern.file_bytes) /
-                                           static_cast<double>(cfg.get_int("fs.block_bytes")));
+                                           static_cast<double>(cfg.get_int(keys::fs_block_bytes)));
         // Every CP of a pattern holds about the same number of chunks.
         fw_pattern_shape_t shape;
         fw_pattern_cp_shape(&pattern, 0, &shape);
         double chunks = static_cast<double>(shape.chunk_count) * pattern.cp_count;
-        double per_chunk = cfg.get_string("fs.kind") == "spfs" ? 6.0 : 0.05;
+        double per_chunk = cfg.get_string(keys::fs_kind) == "spfs" ? 6.0 : 0.05;
         return 1000.0 + 8.0 * blocks + per_chunk * chunks;
     } catch (const std::exception &) {
         return 1.0; // the trial itself will report the problem
@@ -431,26 +435,26 @@ HostMemory transfer_host_memory(const config::Config &cfg) {
     try {
         fw_pattern_t pattern = pattern_of(cfg);
         double file = static_cast<double>(pattern.file_bytes);
-        double block = static_cast<double>(cfg.get_int("fs.block_bytes"));
-        double iops = static_cast<double>(cfg.get_int("machine.iop_count"));
-        double disks = static_cast<double>(cfg.get_int("machine.disks_per_iop"));
+        double block = static_cast<double>(cfg.get_int(keys::fs_block_bytes));
+        double iops = static_cast<double>(cfg.get_int(keys::machine_iop_count));
+        double disks = static_cast<double>(cfg.get_int(keys::machine_disks_per_iop));
         double cps = static_cast<double>(pattern.cp_count);
         h.bytes += pattern.is_all ? cps * file : file;
         h.bytes += pattern.is_write ? file : 0.0;
-        const std::string &fs = cfg.get_string("fs.kind");
+        const std::string &fs = cfg.get_string(keys::fs_kind);
         if (fs == "2pio") {
             h.bytes += file;
         }
-        double per_cp_disk = static_cast<double>(cfg.get_int("spfs.cache_buffers_per_cp_disk"));
+        double per_cp_disk = static_cast<double>(cfg.get_int(keys::spfs_cache_buffers_per_cp_disk));
         double iop_buffers =
-            fs == "ddio"
-                ? 2.0 * disks
-                : (per_cp_disk > 0 ? per_cp_disk
-                                   : 2.0 * static_cast<double>(cfg.get_int("spfs.outstanding"))) *
-                      cps * disks;
+            fs == "ddio" ? 2.0 * disks
+                         : (per_cp_disk > 0
+                                ? per_cp_disk
+                                : 2.0 * static_cast<double>(cfg.get_int(keys::spfs_outstanding))) *
+                               cps * disks;
         h.bytes += iops * iop_buffers * block;
         char mb[32];
-        std::snprintf(mb, sizeof mb, "%g", cfg.get_real("workload.file_mb"));
+        std::snprintf(mb, sizeof mb, "%g", cfg.get_real(keys::workload_file_mb));
         h.reason = std::string("workload.file_mb = ") + mb;
         if (pattern.is_all) {
             h.reason += " with workload.pattern = ra: each of the machine.cp_count = " +

@@ -1,7 +1,10 @@
 #include "sim/workload/trial_support.h"
 
+#include "fw/param_keys.h"
 #include "fw/transfer.h"
+#include "hw/machine_keys.h"
 #include "sim/platform/node.h"
+#include "tlm_models/storage/disk_params.h"
 
 #include <stdexcept>
 
@@ -9,16 +12,16 @@ namespace starfish::sim {
 
 fw_layout_t file_layout_of(const config::Config &cfg, uint64_t file_bytes, int trial) {
     fw_disk_geometry_t disk{
-        static_cast<uint32_t>(cfg.get_int("disk.sector_bytes")),
-        static_cast<uint32_t>(cfg.get_int("disk.sectors_per_track")),
-        static_cast<uint32_t>(cfg.get_int("disk.cylinders") * cfg.get_int("disk.heads"))};
+        static_cast<uint32_t>(cfg.get_int(keys::disk_sector_bytes)),
+        static_cast<uint32_t>(cfg.get_int(keys::disk_sectors_per_track)),
+        static_cast<uint32_t>(cfg.get_int(keys::disk_cylinders) * cfg.get_int(keys::disk_heads))};
     fw_layout_t l;
     char msg[256];
-    if (fw_transfer_layout_of(&l, cfg.get_string("workload.layout").c_str(), file_bytes,
-                              static_cast<uint32_t>(cfg.get_int("fs.block_bytes")), disk,
-                              static_cast<uint32_t>(cfg.get_int("machine.iop_count") *
-                                                    cfg.get_int("machine.disks_per_iop")),
-                              static_cast<uint64_t>(cfg.get_int("workload.seed")),
+    if (fw_transfer_layout_of(&l, cfg.get_string(keys::workload_layout).c_str(), file_bytes,
+                              static_cast<uint32_t>(cfg.get_int(keys::fs_block_bytes)), disk,
+                              static_cast<uint32_t>(cfg.get_int(keys::machine_iop_count) *
+                                                    cfg.get_int(keys::machine_disks_per_iop)),
+                              static_cast<uint64_t>(cfg.get_int(keys::workload_seed)),
                               static_cast<uint64_t>(trial), msg, sizeof msg) != FW_LAYOUT_OK) {
         throw std::runtime_error(msg);
     }

@@ -1,8 +1,11 @@
 #include "sim/workload/workload.h"
 
+#include "sim/platform/watchdog_params.h"
 #include "sim/workload/commtest_trial.h"
 #include "sim/workload/lu_trial.h"
 #include "sim/workload/transfer_trial.h"
+#include "sim/workload_params.h"
+#include "tlm_models/node/node_memory_params.h"
 
 #include <sys/resource.h>
 
@@ -28,14 +31,14 @@ const WorkloadKind &workload_kind(const std::string &name) {
 }
 
 json run_checked_trial(const config::Config &cfg, int trial) {
-    const WorkloadKind &kind = workload_kind(cfg.get_string("workload.kind"));
+    const WorkloadKind &kind = workload_kind(cfg.get_string(keys::workload_kind));
     try {
         return kind.run_trial(cfg, trial);
     } catch (const std::exception &e) {
         std::string what = e.what();
         if (what.rfind("watchdog: no progress", 0) == 0) {
             char ms[32];
-            std::snprintf(ms, sizeof ms, "%g", cfg.get_real("sim.watchdog_ms"));
+            std::snprintf(ms, sizeof ms, "%g", cfg.get_real(keys::sim_watchdog_ms));
             throw std::runtime_error(
                 what + "(sim.watchdog_ms = " + ms +
                 " ms: if the run is healthy the setting may be too small; a CPU-bound phase, "
@@ -47,7 +50,7 @@ json run_checked_trial(const config::Config &cfg, int trial) {
         }
         throw std::runtime_error(
             what + "\n(each node has machine.node_memory_kb = " +
-            std::to_string(cfg.get_int("machine.node_memory_kb")) +
+            std::to_string(cfg.get_int(keys::machine_node_memory_kb)) +
             " KB: raise it, or lower what the firmware allocates there: fs.block_bytes, "
             "msg.request_buffers, msg.reply_actions, msg.send_queue_entries, "
             "msg.rx_ring_slots, the file system's buffers and the file's share per CP)");
@@ -55,7 +58,7 @@ json run_checked_trial(const config::Config &cfg, int trial) {
 }
 
 int trial_parallelism(const config::Config &cfg) {
-    long long jobs = cfg.get_int("workload.jobs");
+    long long jobs = cfg.get_int(keys::workload_jobs);
     if (jobs > 0) {
         return static_cast<int>(jobs);
     }

@@ -1,9 +1,11 @@
 // The shipped configuration: every parameter documented, the declared defaults are
 // the docs/reference.md §2 machine, default.json repeats none of them, and every
 // shipped file loads.
+#include "fw/param_keys.h"
 #include "hw/config/config.h"
 #include "hw/config/config_error.h"
 #include "hw/config/loader.h"
+#include "hw/machine_keys.h"
 #include "sim/cli/common.h"
 #include "sim/parameters.h"
 
@@ -35,14 +37,14 @@ BOOST_AUTO_TEST_CASE(every_parameter_has_meaning_provenance_and_a_valid_default)
 BOOST_AUTO_TEST_CASE(the_defaults_describe_the_paper_machine) {
     sim::CommonOptions none;
     config::Config cfg = sim::load_config(none);
-    BOOST_TEST(cfg.get_int("machine.cp_count") == 16);
-    BOOST_TEST(cfg.get_int("machine.iop_count") == 16);
-    BOOST_TEST(cfg.get_int("machine.disks_per_iop") == 1);
-    BOOST_TEST(cfg.get_int("net.width") == 6);
-    BOOST_TEST(cfg.get_int("net.height") == 6);
-    BOOST_TEST(cfg.get_real("machine.cpu_mhz") == 50.0);
-    BOOST_TEST(cfg.get_int("fs.block_bytes") == 8192);
-    BOOST_TEST(cfg.get_real("workload.file_mb") == 10.0);
+    BOOST_TEST(cfg.get_int(keys::machine_cp_count) == 16);
+    BOOST_TEST(cfg.get_int(keys::machine_iop_count) == 16);
+    BOOST_TEST(cfg.get_int(keys::machine_disks_per_iop) == 1);
+    BOOST_TEST(cfg.get_int(keys::net_width) == 6);
+    BOOST_TEST(cfg.get_int(keys::net_height) == 6);
+    BOOST_TEST(cfg.get_real(keys::machine_cpu_mhz) == 50.0);
+    BOOST_TEST(cfg.get_int(keys::fs_block_bytes) == 8192);
+    BOOST_TEST(cfg.get_real(keys::workload_file_mb) == 10.0);
 }
 
 // A fact has one source: default.json (the base layer for site-wide changes,

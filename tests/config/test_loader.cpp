@@ -14,12 +14,18 @@ using namespace starfish::config;
 using nlohmann::json;
 
 namespace {
+// This test's own registry: a few keys spelt like the simulator's.
+const IntKey cp_count{"machine.cp_count"};
+const IntKey iop_count{"machine.iop_count"};
+const RealKey rpm{"disk.rpm"};
+const BoolKey presort{"fs.presort"};
+
 Registry sample_registry() {
     Registry reg;
-    reg.add_int("machine.cp_count", 16, "nodes", {1, 4096}, "CPs", "given");
-    reg.add_int("machine.iop_count", 16, "nodes", {1, 4096}, "IOPs", "given");
-    reg.add_real("disk.rpm", 4002, "RPM", {100, 20000}, "spindle speed", "given");
-    reg.add_bool("fs.presort", true, "sort", "given");
+    reg.add_int(cp_count, 16, "nodes", {1, 4096}, "CPs", "given");
+    reg.add_int(iop_count, 16, "nodes", {1, 4096}, "IOPs", "given");
+    reg.add_real(rpm, 4002, "RPM", {100, 20000}, "spindle speed", "given");
+    reg.add_bool(presort, true, "sort", "given");
     return reg;
 }
 
@@ -57,7 +63,7 @@ BOOST_AUTO_TEST_CASE(nested_and_dotted_keys_are_equivalent) {
     apply_json_text(a, R"({"machine": {"cp_count": 8}, "disk": {"rpm": 5400}})", "a");
     apply_json_text(b, R"({"machine.cp_count": 8, "disk.rpm": 5400})", "b");
     BOOST_TEST(a.to_flat_json() == b.to_flat_json());
-    BOOST_TEST(a.get_int("machine.cp_count") == 8);
+    BOOST_TEST(a.get_int(cp_count) == 8);
 }
 
 BOOST_AUTO_TEST_CASE(later_layers_override_earlier_ones) {
@@ -69,10 +75,10 @@ BOOST_AUTO_TEST_CASE(later_layers_override_earlier_ones) {
     apply_file(cfg, over.path);
     apply_override(cfg, "disk.rpm=7200");
     apply_override(cfg, "disk.rpm=7201");
-    BOOST_TEST(cfg.get_int("machine.cp_count") == 2);  // second file wins
-    BOOST_TEST(cfg.get_int("machine.iop_count") == 4); // first file survives
-    BOOST_TEST(cfg.get_real("disk.rpm") == 7201.0);    // last --set wins over files
-    BOOST_TEST(cfg.get_bool("fs.presort"));            // default survives
+    BOOST_TEST(cfg.get_int(cp_count) == 2);  // second file wins
+    BOOST_TEST(cfg.get_int(iop_count) == 4); // first file survives
+    BOOST_TEST(cfg.get_real(rpm) == 7201.0); // last --set wins over files
+    BOOST_TEST(cfg.get_bool(presort));       // default survives
     BOOST_TEST(cfg.source("machine.cp_count") == over.path);
     BOOST_TEST(cfg.source("disk.rpm") == "--set disk.rpm");
     BOOST_TEST(cfg.source("fs.presort") == "default");
@@ -160,7 +166,7 @@ BOOST_AUTO_TEST_CASE(overrides_reject_non_finite_numbers_and_bad_bytes) {
     std::string e = error_of([&] { apply_override(cfg, std::string("disk.r\xffpm=1")); });
     BOOST_TEST(contains(e, "disk.r\\xffpm"), e);
     BOOST_TEST(is_valid_utf8(e));
-    BOOST_TEST(cfg.get_real("disk.rpm") == 4002.0); // nothing changed
+    BOOST_TEST(cfg.get_real(rpm) == 4002.0); // nothing changed
 }
 
 BOOST_AUTO_TEST_CASE(printable_escapes_what_a_terminal_should_not_see) {

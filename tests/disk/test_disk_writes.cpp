@@ -4,6 +4,7 @@
 #include "hw/data_pattern.h"
 #include "sim/runner/isolated_run.h"
 #include "tests/disk/disk_rig.h"
+#include "tlm_models/storage/disk_params.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -222,7 +223,7 @@ BOOST_AUTO_TEST_CASE(
 BOOST_AUTO_TEST_CASE(with_8_kb_write_behind_one_earlier_block_may_stay_unwritten) {
     // disk.write_behind_kb = 8: a write is reported once at most 8 KB of earlier
     // writes is still unwritten. (The default is the whole 128 KB cache.)
-    BOOST_TEST(default_config().get_int("disk.write_behind_kb") == 128);
+    BOOST_TEST(default_config().get_int(keys::disk_write_behind_kb) == 128);
     json r = three_scattered_writes(8);
     const json &log = r["log"];
     BOOST_REQUIRE(log.size() == 3u);

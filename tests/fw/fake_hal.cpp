@@ -188,7 +188,7 @@ struct FakeMachine::Impl {
             return;
         }
         costs_loaded = true;
-        costs = node::HalCostRules::from([this](const char *key) { return cost(key); });
+        costs = node::HalCostRules::from([this](config::IntKey key) { return cost(key.name); });
     }
 
     // ---- scheduling ----

@@ -97,8 +97,8 @@ BOOST_AUTO_TEST_CASE(charges_every_service_by_the_hal_cost_rules) {
         fm.set_int(key, cycles);
         costs[key] = static_cast<uint32_t>(cycles);
     }
-    const auto rules =
-        starfish::node::HalCostRules::from([&](const char *key) { return costs.at(key); });
+    const auto rules = starfish::node::HalCostRules::from(
+        [&](starfish::config::IntKey key) { return costs.at(key.name); });
     fm.spawn(0, st::hal_charge_sequence_main, "main");
     BOOST_TEST_REQUIRE(fm.run(), fm.failure());
     BOOST_TEST(fm.spawned_threads_finished());

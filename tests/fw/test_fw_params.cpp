@@ -134,15 +134,15 @@ BOOST_AUTO_TEST_CASE(stagger_is_a_boolean_that_still_accepts_0_and_1) {
     config::Config cfg(fwtest::fw_registry());
     const config::ParamSpec &spec = cfg.registry().at(FW_KEY_DDIO_STAGGER);
     BOOST_TEST((spec.type == config::ParamType::Bool));
-    BOOST_TEST(!cfg.get_bool(FW_KEY_DDIO_STAGGER));
+    BOOST_TEST(!cfg.get_bool(keys::ddio_stagger));
     std::string warning = cerr_of([&] { cfg.set(FW_KEY_DDIO_STAGGER, 1, "old.json"); });
-    BOOST_TEST(cfg.get_bool(FW_KEY_DDIO_STAGGER));
+    BOOST_TEST(cfg.get_bool(keys::ddio_stagger));
     BOOST_TEST(warning.find("'ddio.stagger'") != std::string::npos, warning);
     BOOST_TEST(warning.find("old.json") != std::string::npos, warning);
     cerr_of([&] { cfg.set(FW_KEY_DDIO_STAGGER, 0, "old.json"); });
-    BOOST_TEST(!cfg.get_bool(FW_KEY_DDIO_STAGGER));
+    BOOST_TEST(!cfg.get_bool(keys::ddio_stagger));
     BOOST_TEST(cerr_of([&] { cfg.set(FW_KEY_DDIO_STAGGER, true, "new.json"); }).empty());
-    BOOST_TEST(cfg.get_bool(FW_KEY_DDIO_STAGGER));
+    BOOST_TEST(cfg.get_bool(keys::ddio_stagger));
     BOOST_CHECK_THROW(cfg.set(FW_KEY_DDIO_STAGGER, 2, "test"), config::ConfigError);
     BOOST_CHECK_THROW(cfg.set(FW_KEY_DDIO_STAGGER, 1.5, "test"), config::ConfigError);
     // Its siblings never were integers.

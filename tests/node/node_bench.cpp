@@ -1,5 +1,6 @@
 #include "tests/node/node_bench.h"
 
+#include "hw/machine_keys.h"
 #include "sim/parameters.h"
 #include "tests/node/fw_tests.h"
 #include "tests/node/timer_device.h"
@@ -41,7 +42,7 @@ json run_node_bench(const NodeBenchSpec &spec, const NodeInspector &inspect) {
         setup.role_index = iop ? i - (n - spec.iop_count) : i;
         setup.cp_count = n - spec.iop_count;
         setup.iop_count = spec.iop_count;
-        setup.disks_per_iop = static_cast<int>(cfg.get_int("machine.disks_per_iop"));
+        setup.disks_per_iop = static_cast<int>(cfg.get_int(keys::machine_disks_per_iop));
         setup.router = i;
         setup.node_routers = routers;
         setup.main = spec.mains[i];

@@ -9,7 +9,10 @@
 #include "tests/node/ni_args.h"
 #include "tests/node/node_bench.h"
 #include "tests/support/ideal_network.h"
+#include "tlm_models/net/net_params.h"
+#include "tlm_models/node/hal_cost_rules.h"
 #include "tlm_models/node/network_interface.h"
+#include "tlm_models/node/network_interface_params.h"
 
 #include <boost/test/unit_test.hpp>
 #include <tlm_utils/simple_initiator_socket.h>
@@ -25,7 +28,7 @@ using testing::NodeBenchSpec;
 
 namespace {
 
-int64_t param(const char *key) {
+int64_t param(config::IntKey key) {
     static const config::Config cfg(sim::parameter_registry());
     return cfg.get_int(key);
 }
@@ -131,7 +134,7 @@ BOOST_AUTO_TEST_CASE(header_only_messages) {
         fwt_ni_args_t a = make_args({0}, 50);
         a.hdr_bytes = hdr;
         json r = exchange(a);
-        check_exchange(r, a, static_cast<uint32_t>(param("ni.max_packet_payload_bytes")));
+        check_exchange(r, a, static_cast<uint32_t>(param(keys::ni_max_packet_payload_bytes)));
         BOOST_TEST(ni_stat(r, 1, "rx_buffer_high_water") == 0u);
     }
 }
@@ -140,10 +143,10 @@ BOOST_AUTO_TEST_CASE(bodies_from_1_byte_to_1_MB_are_split_and_reassembled_byte_e
     fwt_ni_args_t a =
         make_args({1, 3, 4, 5, 100, 8191, 8192, 8193, 8256, 20000, 65536, 1u << 20}, 24);
     json r = exchange(a);
-    check_exchange(r, a, static_cast<uint32_t>(param("ni.max_packet_payload_bytes")));
+    check_exchange(r, a, static_cast<uint32_t>(param(keys::ni_max_packet_payload_bytes)));
     // A block-sized Memput (8 KB body + 64-byte header) is one packet by default.
-    BOOST_TEST(packets_for(8192, 64, static_cast<uint32_t>(param("ni.max_packet_payload_bytes"))) ==
-               1u);
+    BOOST_TEST(packets_for(8192, 64,
+                           static_cast<uint32_t>(param(keys::ni_max_packet_payload_bytes))) == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(small_packets_with_a_polling_sender) {
@@ -168,7 +171,8 @@ BOOST_AUTO_TEST_CASE(accept_accept_notify_and_discard) {
         }
     }
     BOOST_TEST(discarded > 3u);
-    check_exchange(r, a, static_cast<uint32_t>(param("ni.max_packet_payload_bytes")), discarded);
+    check_exchange(r, a, static_cast<uint32_t>(param(keys::ni_max_packet_payload_bytes)),
+                   discarded);
     BOOST_TEST(ni_stat(r, 1, "body_bytes_discarded") == discarded_bytes);
 }
 
@@ -178,7 +182,7 @@ BOOST_AUTO_TEST_CASE(ring_full_back_pressure_loses_nothing) {
     a.ring_slots = 2;
     a.poll_cycles = 3000;
     json r = exchange(a);
-    check_exchange(r, a, static_cast<uint32_t>(param("ni.max_packet_payload_bytes")));
+    check_exchange(r, a, static_cast<uint32_t>(param(keys::ni_max_packet_payload_bytes)));
     BOOST_TEST(ni_stat(r, 1, "refusals_ring_full") > 0u);
     BOOST_TEST(r["network"]["refusals"].get<uint64_t>() == ni_stat(r, 1, "refusals"));
 }
@@ -190,7 +194,7 @@ BOOST_AUTO_TEST_CASE(buffer_full_back_pressure_loses_nothing) {
     a.poll_cycles = 200;
     a.answer_delay = 3000;
     json r = exchange(a, {{"ni.rx_buffer_bytes", "8272"}});
-    check_exchange(r, a, static_cast<uint32_t>(param("ni.max_packet_payload_bytes")));
+    check_exchange(r, a, static_cast<uint32_t>(param(keys::ni_max_packet_payload_bytes)));
     BOOST_TEST(ni_stat(r, 1, "refusals_buffer_full") > 0u);
     BOOST_TEST(ni_stat(r, 1, "rx_buffer_high_water") <= 8272u);
     BOOST_TEST(ni_stat(r, 1, "rx_buffer_high_water") >= 8192u);
@@ -201,7 +205,7 @@ BOOST_AUTO_TEST_CASE(buffer_full_back_pressure_loses_nothing) {
 BOOST_AUTO_TEST_CASE(send_queue_and_injection_back_pressure) {
     fwt_ni_args_t a = make_args({0, 500, 8192, 30000}, 40);
     json r = exchange(a, {{"ni.tx_queue_depth", "2"}}, 1);
-    check_exchange(r, a, static_cast<uint32_t>(param("ni.max_packet_payload_bytes")));
+    check_exchange(r, a, static_cast<uint32_t>(param(keys::ni_max_packet_payload_bytes)));
     BOOST_TEST(r["network"]["injection_refusals"].get<uint64_t>() > 0u);
 }
 
@@ -226,13 +230,13 @@ BOOST_AUTO_TEST_CASE(timing_of_one_message) {
             BOOST_TEST(exported(r, 1, "body_ok") == 1u);
             const uint64_t bw = std::stoul(bw_text);
             const uint64_t dma = (body + bw - 1) / bw; // cycles to read or write the body
-            const uint64_t entry = param("cost.irq_entry_cycles");
-            const uint64_t flit = param("net.flit_bytes");
+            const uint64_t entry = param(keys::cost_irq_entry_cycles);
+            const uint64_t flit = param(keys::net_flit_bytes);
             const uint64_t flits = hw_packet_flits(HW_NI_FRAME_BYTES + hdr + body); // 272
             const uint64_t t_push = exported(r, 0, "t_push");
             // The header is built after the setups; the body DMA starts then.
-            const uint64_t built =
-                t_push + param("ni.descriptor_setup_cycles") + param("ni.packet_setup_cycles");
+            const uint64_t built = t_push + param(keys::ni_descriptor_setup_cycles) +
+                                   param(keys::ni_packet_setup_cycles);
             // Offered at once when the DMA keeps up with the link (4 bytes per cycle);
             // at 2 bytes per cycle the tail (flit 271, crossing 1 + 271 cycles after
             // the offer) needs the whole body, read 500 cycles after `built`:
@@ -250,7 +254,8 @@ BOOST_AUTO_TEST_CASE(timing_of_one_message) {
             const uint64_t t_cmd = exported(r, 1, "t_cmd");
             const uint64_t tail_in = tail_left + 10 + (flit + bw - 1) / bw;
             BOOST_TEST(exported(r, 1, "rx_done_entry") ==
-                       std::max(t_cmd + param("ni.packet_setup_cycles") + dma, tail_in) + entry);
+                       std::max(t_cmd + param(keys::ni_packet_setup_cycles) + dma, tail_in) +
+                           entry);
             BOOST_TEST_MESSAGE("dma " << bw << " B/cycle: push " << t_push << ", offered "
                                       << offered << ", header entry "
                                       << exported(r, 1, "rx_header_entry") << ", RX_CMD " << t_cmd

@@ -7,6 +7,7 @@
 #include "tests/node/fw_tests.h"
 #include "tests/node/node_bench.h"
 #include "tests/support/hal_charge_sequence.h"
+#include "tlm_models/node/hal_cost_rules.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -22,7 +23,7 @@ using testing::NodeBenchSpec;
 namespace {
 
 // The configured value of a cost (the defaults the runs use unless overridden).
-int64_t cost(const char *key) {
+int64_t cost(config::IntKey key) {
     static const config::Config cfg(sim::parameter_registry());
     return cfg.get_int(key);
 }
@@ -115,8 +116,9 @@ BOOST_AUTO_TEST_CASE(threads_and_handler_never_overlap_and_time_adds_up) {
     BOOST_TEST(mismatches <= 1);
 
     // Interrupts: every raise served, each costs entry + handler + exit.
-    const uint64_t irq_cycles = cost("cost.irq_entry_cycles") + 40 + cost("cost.reg_write_cycles") +
-                                cost("cost.irq_exit_cycles");
+    const uint64_t irq_cycles = cost(keys::cost_irq_entry_cycles) + 40 +
+                                cost(keys::cost_reg_write_cycles) +
+                                cost(keys::cost_irq_exit_cycles);
     const uint64_t interrupts = cpu["interrupts"];
     BOOST_TEST(interrupts > 20u);
     BOOST_TEST(interrupts == exported(r, "raises"));
@@ -128,8 +130,8 @@ BOOST_AUTO_TEST_CASE(threads_and_handler_never_overlap_and_time_adds_up) {
     uint64_t thread_ps =
         busy_ps(r, "thread:alpha") + busy_ps(r, "thread:beta") + busy_ps(r, "thread:main");
     BOOST_TEST(thread_ps ==
-               (exported(r, "tally_threads") + wakeups * cost("cost.thread_wakeup_cycles") +
-                switches * cost("cost.context_switch_cycles")) *
+               (exported(r, "tally_threads") + wakeups * cost(keys::cost_thread_wakeup_cycles) +
+                switches * cost(keys::cost_context_switch_cycles)) *
                    cyc);
 
     // What the firmware itself saw: alpha and beta never overlap; handlers never
@@ -174,7 +176,8 @@ BOOST_AUTO_TEST_CASE(charges_every_service_by_the_hal_cost_rules) {
         settings.emplace_back(key, std::to_string(cycles));
         costs[key] = static_cast<uint32_t>(cycles);
     }
-    const auto rules = node::HalCostRules::from([&](const char *key) { return costs.at(key); });
+    const auto rules =
+        node::HalCostRules::from([&](config::IntKey key) { return costs.at(key.name); });
     json r = run_one(testing::hal_charge_sequence_main, settings);
     BOOST_TEST_REQUIRE(r["failure"].get<std::string>() == "");
     const uint64_t cycle_ps = r["cycle_ps"].get<uint64_t>();
@@ -197,8 +200,9 @@ BOOST_AUTO_TEST_CASE(runs_are_deterministic) {
 BOOST_AUTO_TEST_CASE(interrupt_latency) {
     json r = run_one(fwt_irq_latency_main);
     BOOST_REQUIRE_EQUAL(r["failure"].get<std::string>(), "");
-    const uint64_t entry = cost("cost.irq_entry_cycles"), exit = cost("cost.irq_exit_cycles");
-    const uint64_t wr = cost("cost.reg_write_cycles"), rd = cost("cost.reg_read_cycles");
+    const uint64_t entry = cost(keys::cost_irq_entry_cycles),
+                   exit = cost(keys::cost_irq_exit_cycles);
+    const uint64_t wr = cost(keys::cost_reg_write_cycles), rd = cost(keys::cost_reg_read_cycles);
     const uint64_t handler = entry + 100 + wr + exit;
     BOOST_TEST(exported(r, "t0") == 0u);
     // The FIRE_IN write completes at wr; the line rises 1000 cycles later, in the
@@ -217,8 +221,9 @@ BOOST_AUTO_TEST_CASE(interrupt_latency) {
 BOOST_AUTO_TEST_CASE(posted_writes_take_effect_at_their_time) {
     json r = run_one(fwt_posted_writes_main);
     BOOST_REQUIRE_EQUAL(r["failure"].get<std::string>(), "");
-    const uint64_t entry = cost("cost.irq_entry_cycles"), exit = cost("cost.irq_exit_cycles");
-    const uint64_t wr = cost("cost.reg_write_cycles"), rd = cost("cost.reg_read_cycles");
+    const uint64_t entry = cost(keys::cost_irq_entry_cycles),
+                   exit = cost(keys::cost_irq_exit_cycles);
+    const uint64_t wr = cost(keys::cost_reg_write_cycles), rd = cost(keys::cost_reg_read_cycles);
     const uint64_t t_start = exported(r, "t_start");
     BOOST_TEST(exported(r, "seen_by_handler") == 2u);
     BOOST_TEST(exported(r, "handler_entry") == t_start + 2 * wr + wr / 2 + entry);
@@ -238,9 +243,9 @@ BOOST_AUTO_TEST_CASE(points_left_out_when_quiet_change_nothing) {
     const uint64_t posts = r["quiet_posts"].get<uint64_t>();
     const uint64_t skipped = r["quiet_syncs_skipped"].get<uint64_t>();
     BOOST_REQUIRE_EQUAL(r["failure"].get<std::string>(), "");
-    const uint64_t wr = cost("cost.reg_write_cycles"), rd = cost("cost.reg_read_cycles");
+    const uint64_t wr = cost(keys::cost_reg_write_cycles), rd = cost(keys::cost_reg_read_cycles);
     BOOST_TEST(exported(r, "quiet_cookie") == 7u);
-    BOOST_TEST(exported(r, "quiet_cycles") == wr + cost("cost.sem_post_cycles") + rd);
+    BOOST_TEST(exported(r, "quiet_cycles") == wr + cost(keys::cost_sem_post_cycles) + rd);
     BOOST_TEST(exported(r, "handled") == 2u);
     BOOST_TEST(exported(r, "seen_at_cookie") == 0u);
     BOOST_TEST(exported(r, "seen_at_post") == 1u);
@@ -257,15 +262,15 @@ BOOST_AUTO_TEST_CASE(semaphores_wake_fifo_count_and_accept_posts_from_handlers) 
     // the thread it wakes runs after it); the timing below is the same.
     BOOST_TEST(r["handler_syncs_skipped"].get<uint64_t>() >= 1u);
     BOOST_TEST(exported(r, "order") == 123u);
-    BOOST_TEST(exported(r, "two_waits_cycles") == 2u * cost("cost.sem_wait_cycles"));
+    BOOST_TEST(exported(r, "two_waits_cycles") == 2u * cost(keys::cost_sem_wait_cycles));
     BOOST_TEST(exported(r, "count_after_posts") == 3u);
     // Handler: entry, ACK write, post that wakes, exit; then the waiter gets the
     // idle CPU after a context switch.
     BOOST_TEST(exported(r, "irq_wake") ==
-               exported(r, "irq_raised_at") + cost("cost.irq_entry_cycles") +
-                   cost("cost.reg_write_cycles") + cost("cost.sem_post_cycles") +
-                   cost("cost.thread_wakeup_cycles") + cost("cost.irq_exit_cycles") +
-                   cost("cost.context_switch_cycles"));
+               exported(r, "irq_raised_at") + cost(keys::cost_irq_entry_cycles) +
+                   cost(keys::cost_reg_write_cycles) + cost(keys::cost_sem_post_cycles) +
+                   cost(keys::cost_thread_wakeup_cycles) + cost(keys::cost_irq_exit_cycles) +
+                   cost(keys::cost_context_switch_cycles));
     // The wait that synchronised over the handler's post took that post (a lost
     // wakeup would leave the run without the export).
     BOOST_TEST(exported(r, "post_during_sync_ok") == 1u);
@@ -277,7 +282,7 @@ BOOST_AUTO_TEST_CASE(yield_alternates_ready_threads) {
     BOOST_REQUIRE_EQUAL(r["failure"].get<std::string>(), "");
     BOOST_TEST(exported(r, "sequence") == 1212121212u);
     BOOST_TEST(exported(r, "lone_yield_cycles") ==
-               static_cast<uint64_t>(cost("cost.yield_cycles")));
+               static_cast<uint64_t>(cost(keys::cost_yield_cycles)));
     BOOST_TEST(r["nodes"][0]["stats"]["cpu"]["threads_created"].get<int>() == 3);
 }
 
@@ -292,10 +297,10 @@ BOOST_AUTO_TEST_CASE(spawn_fails_at_the_thread_limit_and_recovers) {
 BOOST_AUTO_TEST_CASE(sleep_leaves_the_cpu_to_others_and_is_exact_alone) {
     json r = run_one(fwt_sleep_main);
     BOOST_REQUIRE_EQUAL(r["failure"].get<std::string>(), "");
-    const uint64_t sw = cost("cost.context_switch_cycles");
+    const uint64_t sw = cost(keys::cost_context_switch_cycles);
     // "busy" holds the CPU (cooperative) until it exits, well past the timer.
     BOOST_TEST(exported(r, "t1") - exported(r, "t0") ==
-               sw + 5000 + cost("cost.thread_exit_cycles") + sw);
+               sw + 5000 + cost(keys::cost_thread_exit_cycles) + sw);
     BOOST_TEST(exported(r, "t2") - exported(r, "t1") == 1000u);
     BOOST_TEST(r["nodes"][0]["stats"]["cpu"]["idle_cycles"].get<double>() >= 1000.0);
 }
@@ -303,7 +308,7 @@ BOOST_AUTO_TEST_CASE(sleep_leaves_the_cpu_to_others_and_is_exact_alone) {
 BOOST_AUTO_TEST_CASE(a_wait_with_a_timeout_ends_by_a_post_or_by_the_time) {
     json r = run_one(fwt_timed_wait_main);
     BOOST_REQUIRE_EQUAL(r["failure"].get<std::string>(), "");
-    const uint64_t wait = cost("cost.sem_wait_cycles");
+    const uint64_t wait = cost(keys::cost_sem_wait_cycles);
     BOOST_TEST(exported(r, "timed_out") == 1u);
     BOOST_TEST(exported(r, "t_timeout") == wait + 1000u); // charge, then exactly the timeout
     BOOST_TEST(exported(r, "posted") == 1u);
@@ -336,7 +341,8 @@ BOOST_AUTO_TEST_CASE(configuration_and_identity) {
     BOOST_TEST(exported(r, "cpu_khz") == 50000u);
     BOOST_TEST(exported(r, "cp_count_as_real") == 7u);
     BOOST_TEST(exported(r, "placement_is_split") == 1u);
-    BOOST_TEST(exported(r, "reg_read_cost") == static_cast<uint64_t>(cost("cost.reg_read_cycles")));
+    BOOST_TEST(exported(r, "reg_read_cost") ==
+               static_cast<uint64_t>(cost(keys::cost_reg_read_cycles)));
     BOOST_TEST(exported(r, "node") == 0u);
     BOOST_TEST(exported(r, "role") == static_cast<uint64_t>(HAL_ROLE_CP));
     BOOST_TEST(exported(r, "role_index") == 0u);

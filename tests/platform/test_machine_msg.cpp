@@ -9,13 +9,18 @@
 // (docs/messaging.md "Costs", docs/node.md "Timing of one message",
 // docs/network.md "Zero-load latency"). Exact cycles need net.noise_cycles = 0.
 #include "fw/apps.h"
+#include "fw/param_keys.h"
+#include "hw/machine_keys.h"
 #include "hw/ni_regs.h"
 #include "hw/rng.h"
 #include "sim/parameters.h"
 #include "sim/platform/machine.h"
 #include "sim/runner/isolated_run.h"
 #include "sim/workload/commtest_trial.h"
+#include "tlm_models/net/net_params.h"
 #include "tlm_models/net/torus_topology.h"
+#include "tlm_models/node/hal_cost_rules.h"
+#include "tlm_models/node/network_interface_params.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -47,7 +52,7 @@ config::Config make_config(const Settings &sets) {
 }
 
 // Parameters of the default configuration overridden by `sets`.
-int64_t param(const std::string &key, const Settings &sets = {}) {
+int64_t param(config::IntKey key, const Settings &sets = {}) {
     return make_config(sets).get_int(key);
 }
 
@@ -57,14 +62,14 @@ struct Timing {
     int64_t desc, pkt, dma, flit, router, link;
 
     Timing()
-        : w(param("cost.reg_write_cycles")), r(param("cost.reg_read_cycles")),
-          entry(param("cost.irq_entry_cycles")), exit(param("cost.irq_exit_cycles")),
-          post(param("cost.sem_post_cycles")), wakeup(param("cost.thread_wakeup_cycles")),
-          record(param("cost.msg_rx_record_cycles")),
-          deposit_word(param("cost.msg_deposit_word_cycles")),
-          desc(param("ni.descriptor_setup_cycles")), pkt(param("ni.packet_setup_cycles")),
-          dma(param("ni.dma_bytes_per_cycle")), flit(param("net.flit_bytes")),
-          router(param("net.router_delay_cycles")), link(param("net.link_delay_cycles")) {}
+        : w(param(keys::cost_reg_write_cycles)), r(param(keys::cost_reg_read_cycles)),
+          entry(param(keys::cost_irq_entry_cycles)), exit(param(keys::cost_irq_exit_cycles)),
+          post(param(keys::cost_sem_post_cycles)), wakeup(param(keys::cost_thread_wakeup_cycles)),
+          record(param(keys::cost_msg_rx_record_cycles)),
+          deposit_word(param(keys::cost_msg_deposit_word_cycles)),
+          desc(param(keys::ni_descriptor_setup_cycles)), pkt(param(keys::ni_packet_setup_cycles)),
+          dma(param(keys::ni_dma_bytes_per_cycle)), flit(param(keys::net_flit_bytes)),
+          router(param(keys::net_router_delay_cycles)), link(param(keys::net_link_delay_cycles)) {}
 
     static int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
     // Seven register writes program one send descriptor (docs/messaging.md).
@@ -101,11 +106,11 @@ struct Timing {
 //   requester interrupt: entry + rx_record + msg_reply_accept + msg_reply_done
 //                     + sem_post + thread_wakeup + RX_POP + exit  -> the thread runs on
 int64_t expected_rtt(const Timing &t, int h) {
-    int64_t a_send = param("cost.msg_request_call_cycles") + t.push();
-    int64_t b_irq = t.entry + t.record + param("cost.msg_request_accept_cycles") +
-                    param("cost.msg_reply_call_cycles") + t.push();
-    int64_t a_irq = t.entry + t.record + param("cost.msg_reply_accept_cycles") +
-                    param("cost.msg_reply_done_cycles") + t.post + t.wakeup + t.w + t.exit;
+    int64_t a_send = param(keys::cost_msg_request_call_cycles) + t.push();
+    int64_t b_irq = t.entry + t.record + param(keys::cost_msg_request_accept_cycles) +
+                    param(keys::cost_msg_reply_call_cycles) + t.push();
+    int64_t a_irq = t.entry + t.record + param(keys::cost_msg_reply_accept_cycles) +
+                    param(keys::cost_msg_reply_done_cycles) + t.post + t.wakeup + t.w + t.exit;
     return a_send + 2 * (t.ni_tx() + t.net(0, h)) + b_irq + a_irq;
 }
 
@@ -134,11 +139,11 @@ int64_t to_done_record(const Timing &t, int64_t words, int h, int64_t to_cmd) {
 //   requester interrupt: entry + rx_record + msg_memput_return + sem_post
 //                     + thread_wakeup + RX_POP + exit
 int64_t expected_memput(const Timing &t, int64_t words, int h) {
-    int64_t call = param("cost.msg_memput_call_cycles") + t.push();
-    int64_t to_cmd = t.entry + t.record + param("cost.msg_memput_accept_cycles") + 3 * t.w;
-    int64_t ack = t.record + param("cost.msg_memput_ack_cycles") + t.push();
-    int64_t ret = t.entry + t.record + param("cost.msg_memput_return_cycles") + t.post + t.wakeup +
-                  t.w + t.exit;
+    int64_t call = param(keys::cost_msg_memput_call_cycles) + t.push();
+    int64_t to_cmd = t.entry + t.record + param(keys::cost_msg_memput_accept_cycles) + 3 * t.w;
+    int64_t ack = t.record + param(keys::cost_msg_memput_ack_cycles) + t.push();
+    int64_t ret = t.entry + t.record + param(keys::cost_msg_memput_return_cycles) + t.post +
+                  t.wakeup + t.w + t.exit;
     return call + t.ni_tx() + t.net_header(h) + to_done_record(t, words, h, to_cmd) + ack +
            t.ni_tx() + t.net(0, h) + ret;
 }
@@ -153,11 +158,11 @@ int64_t expected_memput(const Timing &t, int64_t words, int h) {
 //                     + rx_record (DONE) + msg_reply_done + sem_post
 //                     + thread_wakeup + RX_POP + exit
 int64_t expected_memget(const Timing &t, int64_t words, int h) {
-    int64_t call = param("cost.msg_memget_call_cycles") + t.push();
-    int64_t serve = t.entry + t.record + param("cost.msg_memget_serve_cycles") + t.push();
-    int64_t to_cmd = t.entry + t.record + param("cost.msg_reply_accept_cycles") + 3 * t.w;
+    int64_t call = param(keys::cost_msg_memget_call_cycles) + t.push();
+    int64_t serve = t.entry + t.record + param(keys::cost_msg_memget_serve_cycles) + t.push();
+    int64_t to_cmd = t.entry + t.record + param(keys::cost_msg_reply_accept_cycles) + 3 * t.w;
     int64_t done =
-        t.record + param("cost.msg_reply_done_cycles") + t.post + t.wakeup + t.w + t.exit;
+        t.record + param(keys::cost_msg_reply_done_cycles) + t.post + t.wakeup + t.w + t.exit;
     return call + t.ni_tx() + t.net(0, h) + serve + t.ni_tx() + t.net_header(h) +
            to_done_record(t, words, h, to_cmd) + done;
 }
@@ -207,8 +212,8 @@ const json &latency_run() {
 }
 
 int hops_between(const json &run, int a, int b) {
-    net::TorusTopology torus(static_cast<int>(param("net.width")),
-                             static_cast<int>(param("net.height")), 1);
+    net::TorusTopology torus(static_cast<int>(param(keys::net_width)),
+                             static_cast<int>(param(keys::net_height)), 1);
     return torus.hops(run["routers"][a].get<int>(), run["routers"][b].get<int>());
 }
 
@@ -280,10 +285,10 @@ uint8_t piece_byte(unsigned src, uint64_t i, uint32_t k) {
 
 json check_queued_slices(platform::Machine &m, const config::Config &cfg) {
     const unsigned nodes = static_cast<unsigned>(m.node_count());
-    const uint64_t total = static_cast<uint64_t>(cfg.get_int("commtest.queued_puts"));
-    const uint32_t slice = static_cast<uint32_t>(cfg.get_int("commtest.slice_bytes"));
-    const uint32_t max_piece = static_cast<uint32_t>(cfg.get_int("commtest.queued_max_bytes"));
-    const uint64_t seed = static_cast<uint64_t>(cfg.get_int("workload.seed"));
+    const uint64_t total = static_cast<uint64_t>(cfg.get_int(keys::commtest_queued_puts));
+    const uint32_t slice = static_cast<uint32_t>(cfg.get_int(keys::commtest_slice_bytes));
+    const uint32_t max_piece = static_cast<uint32_t>(cfg.get_int(keys::commtest_queued_max_bytes));
+    const uint64_t seed = static_cast<uint64_t>(cfg.get_int(keys::workload_seed));
     // expected[peer][src * slice + offset]
     std::vector<std::vector<uint8_t>> expected(nodes, std::vector<uint8_t>(nodes * slice, 0));
     std::vector<std::vector<uint64_t>> pieces(nodes, std::vector<uint64_t>(nodes, 0));
@@ -384,13 +389,13 @@ struct BarrierPath {
 
 BarrierPath zero_load_barrier(const Timing &t, const std::vector<int> &routers) {
     const int n = static_cast<int>(routers.size());
-    const int64_t step = param("cost.msg_barrier_step_cycles");
+    const int64_t step = param(keys::cost_msg_barrier_step_cycles);
     int rounds = 0;
     while ((1 << rounds) < n) {
         ++rounds;
     }
-    net::TorusTopology torus(static_cast<int>(param("net.width")),
-                             static_cast<int>(param("net.height")), 1);
+    net::TorusTopology torus(static_cast<int>(param(keys::net_width)),
+                             static_cast<int>(param(keys::net_height)), 1);
     std::vector<int64_t> send(n, step + t.push()), arrive(n, 0), cpu_free(n, 0);
     BarrierPath p;
     for (int r = 0; r < rounds; ++r) {
@@ -598,7 +603,7 @@ BOOST_AUTO_TEST_CASE(memput_memget_of_1_and_50_words_match_derivation) {
 // the end-to-end time stays inside the tolerance at both sizes.
 BOOST_AUTO_TEST_CASE(memput_memget_end_to_end_match_spec) {
     const json &r = latency_run();
-    const double mhz = make_config({}).get_real("machine.cpu_mhz");
+    const double mhz = make_config({}).get_real(keys::machine_cpu_mhz);
     for (const auto &s : r["trial"]["sweep"]) {
         double w = s["words"].get<double>();
         double tol = 0.5 + 0.5 * (w - 1) / 49;
@@ -634,9 +639,9 @@ BOOST_AUTO_TEST_CASE(barrier_over_32_nodes_completes_and_costs_the_derivation) {
     }
     BarrierPath path = zero_load_barrier(t, routers);
     BOOST_REQUIRE(path.in_order);
-    const int64_t cpu_fixed = param("cost.msg_barrier_step_cycles") + t.push() +
-                              param("cost.sem_wait_cycles") +
-                              5 * (t.record + param("cost.msg_barrier_step_cycles") + t.w) +
+    const int64_t cpu_fixed = param(keys::cost_msg_barrier_step_cycles) + t.push() +
+                              param(keys::cost_sem_wait_cycles) +
+                              5 * (t.record + param(keys::cost_msg_barrier_step_cycles) + t.w) +
                               4 * t.push() + t.post + t.wakeup;
     for (int ep = 0; ep < kBarrierEpisodes; ++ep) {
         int64_t fewest_extra = INT64_MAX, most = 0;

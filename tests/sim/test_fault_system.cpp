@@ -4,8 +4,11 @@
 // naming the disk and the sector; a silent drive is timed out and named. Never
 // wrong data: a run that completes is verified.
 #include "fw/layout.h"
+#include "fw/param_keys.h"
 #include "fw/transfer.h"
+#include "hw/machine_keys.h"
 #include "tests/support/transfer_cells.h"
+#include "tlm_models/storage/disk_params.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -35,17 +38,17 @@ const char *const kPatterns[] = {"rb", "wb"};
 std::pair<uint32_t, uint32_t> sector_of_block(const Settings &settings, uint64_t block) {
     config::Config cfg = make_config(settings);
     fw_disk_geometry_t disk{
-        static_cast<uint32_t>(cfg.get_int("disk.sector_bytes")),
-        static_cast<uint32_t>(cfg.get_int("disk.sectors_per_track")),
-        static_cast<uint32_t>(cfg.get_int("disk.cylinders") * cfg.get_int("disk.heads"))};
-    uint32_t iops = static_cast<uint32_t>(cfg.get_int("machine.iop_count"));
+        static_cast<uint32_t>(cfg.get_int(keys::disk_sector_bytes)),
+        static_cast<uint32_t>(cfg.get_int(keys::disk_sectors_per_track)),
+        static_cast<uint32_t>(cfg.get_int(keys::disk_cylinders) * cfg.get_int(keys::disk_heads))};
+    uint32_t iops = static_cast<uint32_t>(cfg.get_int(keys::machine_iop_count));
     fw_layout_t l;
     char msg[200];
-    BOOST_REQUIRE(
-        fw_transfer_layout_of(&l, "contiguous",
-                              static_cast<uint64_t>(cfg.get_real("workload.file_mb") * 1048576.0),
-                              static_cast<uint32_t>(cfg.get_int("fs.block_bytes")), disk, iops, 1,
-                              0, msg, sizeof msg) == FW_LAYOUT_OK);
+    BOOST_REQUIRE(fw_transfer_layout_of(
+                      &l, "contiguous",
+                      static_cast<uint64_t>(cfg.get_real(keys::workload_file_mb) * 1048576.0),
+                      static_cast<uint32_t>(cfg.get_int(keys::fs_block_bytes)), disk, iops, 1, 0,
+                      msg, sizeof msg) == FW_LAYOUT_OK);
     uint32_t file_disk = fw_layout_disk_of(&l, block);
     uint32_t lba = fw_layout_lba(&l, nullptr, fw_layout_local_index(&l, block)) + 3;
     // One disk per IOP: file disk d is IOP d's disk 0, global id d.

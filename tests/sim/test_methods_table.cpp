@@ -1,10 +1,12 @@
 // The methods table (sim/report/methods_table.h): a study's cells side by side
 // by file system, with published values, errors and ratios to SPFS.
+#include "fw/param_keys.h"
 #include "hw/config/config_error.h"
 #include "sim/report/csv.h"
 #include "sim/report/methods_table.h"
 #include "sim/report/text_table.h"
 #include "sim/study/study.h"
+#include "sim/workload_params.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -19,12 +21,13 @@ namespace {
 
 config::Registry methods_registry() {
     config::Registry reg;
-    reg.add_int("workload.trials", 3, "", {1, 100}, "trials", "t");
-    reg.add_int("workload.record_bytes", 8192, "B", {1, 1 << 20}, "record", "t");
-    reg.add_string("workload.pattern", "rb", {"rb", "rc", "wb"}, "pattern", "t");
-    reg.add_string("workload.layout", "contiguous", {"contiguous", "random-blocks"}, "layout", "t");
-    reg.add_string("fs.kind", "ddio", {"ddio", "spfs", "2pio"}, "fs", "t");
-    reg.add_bool("fs.presort", true, "sort", "t");
+    reg.add_int(keys::workload_trials, 3, "", {1, 100}, "trials", "t");
+    reg.add_int(keys::workload_record_bytes, 8192, "B", {1, 1 << 20}, "record", "t");
+    reg.add_string(keys::workload_pattern, "rb", {"rb", "rc", "wb"}, "pattern", "t");
+    reg.add_string(keys::workload_layout, "contiguous", {"contiguous", "random-blocks"}, "layout",
+                   "t");
+    reg.add_string(keys::fs_kind, "ddio", {"ddio", "spfs", "2pio"}, "fs", "t");
+    reg.add_bool(keys::fs_presort, true, "sort", "t");
     return reg;
 }
 

@@ -1,10 +1,12 @@
 // `starfish reproduce` planning (sim/study/reproduce.h): every shipped report study
 // expands on the default machine, a derived study brings its source first, and
 // --quick/--trials adjust cells (files scaled, doubled until the pattern fits).
+#include "fw/param_keys.h"
 #include "hw/config/config_error.h"
 #include "sim/cli/common.h"
 #include "sim/parameters.h"
 #include "sim/study/reproduce.h"
+#include "sim/workload_params.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -33,16 +35,16 @@ BOOST_AUTO_TEST_SUITE(reproduce_plan)
 BOOST_AUTO_TEST_CASE(quick_scales_files_and_doubles_them_until_the_pattern_fits) {
     StudyCell rb = cell_with(json{{"workload.pattern", "rb"}});
     adjust_cell(rb, 1, kQuickFileScale);
-    BOOST_TEST(rb.cfg.get_real("workload.file_mb") == 0.125);
-    BOOST_TEST(rb.cfg.get_int("workload.trials") == 1);
+    BOOST_TEST(rb.cfg.get_real(keys::workload_file_mb) == 0.125);
+    BOOST_TEST(rb.cfg.get_int(keys::workload_trials) == 1);
     BOOST_TEST(!rb.overrides.contains("workload.file_mb")); // not a varying key of the cell
     // rcn deals 8192-byte rows cyclically over 16 CPs: 16 records make 4 rows, so the
     // file doubles to 128 records (16 rows x 8 columns), 1 MB.
     StudyCell rcn = cell_with(json{{"workload.pattern", "rcn"}, {"workload.file_mb", 10}});
     adjust_cell(rcn, 0, kQuickFileScale);
-    BOOST_TEST(rcn.cfg.get_real("workload.file_mb") == 1.0);
+    BOOST_TEST(rcn.cfg.get_real(keys::workload_file_mb) == 1.0);
     BOOST_TEST(rcn.overrides["workload.file_mb"].get<double>() == 1.0); // what ran
-    BOOST_TEST(rcn.cfg.get_int("workload.trials") == 5);                // trials untouched
+    BOOST_TEST(rcn.cfg.get_int(keys::workload_trials) == 5);            // trials untouched
     // Never beyond the configured size: a cell invalid at full size stays an error.
     StudyCell bad = cell_with(json{{"workload.pattern", "rcn"}, {"workload.file_mb", 0.125}});
     BOOST_CHECK_THROW(adjust_cell(bad, 0, 0.5), config::ConfigError);
@@ -79,8 +81,8 @@ BOOST_AUTO_TEST_CASE(a_derived_study_brings_its_source_first) {
     BOOST_TEST(plan[1].spec.name == "paper-summary");
     BOOST_TEST(plan[1].requested);
     for (const auto &c : plan[0].cells) {
-        BOOST_TEST(c.cfg.get_int("workload.trials") == 1);
-        BOOST_TEST(c.cfg.get_real("workload.file_mb") <= 2.0);
+        BOOST_TEST(c.cfg.get_int(keys::workload_trials) == 1);
+        BOOST_TEST(c.cfg.get_real(keys::workload_file_mb) <= 2.0);
     }
     opts.studies = {"no-such-study"};
     BOOST_CHECK_THROW(plan_reproduce(opts, studies_dir()), config::ConfigError);

@@ -3,8 +3,10 @@
 // 4, 8, node grouping, and determinism; every trial byte-verified and its request
 // count checked against the CP request plan. Each trial builds its machine in a
 // forked child (run_isolated).
+#include "fw/param_keys.h"
 #include "fw/pattern.h"
 #include "fw/spfs_plan.h"
+#include "hw/machine_keys.h"
 #include "sim/platform/machine.h"
 #include "tests/support/transfer_cells.h"
 
@@ -34,11 +36,11 @@ uint64_t planned_requests(const config::Config &cfg) {
     fw_pattern_t p;
     char msg[200];
     uint64_t file =
-        static_cast<uint64_t>(std::llround(cfg.get_real("workload.file_mb") * 1048576.0));
-    if (fw_pattern_init(&p, cfg.get_string("workload.pattern").c_str(),
-                        static_cast<uint64_t>(cfg.get_int("workload.record_bytes")), file,
-                        static_cast<uint32_t>(cfg.get_int("machine.cp_count")),
-                        static_cast<uint64_t>(cfg.get_int("workload.cols")), msg,
+        static_cast<uint64_t>(std::llround(cfg.get_real(keys::workload_file_mb) * 1048576.0));
+    if (fw_pattern_init(&p, cfg.get_string(keys::workload_pattern).c_str(),
+                        static_cast<uint64_t>(cfg.get_int(keys::workload_record_bytes)), file,
+                        static_cast<uint32_t>(cfg.get_int(keys::machine_cp_count)),
+                        static_cast<uint64_t>(cfg.get_int(keys::workload_cols)), msg,
                         sizeof msg) != FW_PATTERN_OK) {
         throw std::runtime_error(msg);
     }
@@ -46,7 +48,7 @@ uint64_t planned_requests(const config::Config &cfg) {
     for (uint32_t cp = 0; cp < p.cp_count; ++cp) {
         fw_spfs_plan_iter_t it;
         fw_spfs_piece_t pc;
-        fw_spfs_plan_begin(&it, &p, cp, static_cast<uint32_t>(cfg.get_int("fs.block_bytes")));
+        fw_spfs_plan_begin(&it, &p, cp, static_cast<uint32_t>(cfg.get_int(keys::fs_block_bytes)));
         while (fw_spfs_plan_next(&it, &pc)) {
             ++n;
         }

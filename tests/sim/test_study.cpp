@@ -4,7 +4,9 @@
 #include "sim/study/study.h"
 #include "sim/study/trial_cache.h"
 
+#include "fw/param_keys.h"
 #include "sim/report/study_table.h"
+#include "sim/workload_params.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -21,11 +23,11 @@ using nlohmann::json;
 namespace {
 config::Registry test_registry() {
     config::Registry reg;
-    reg.add_int("workload.trials", 3, "", {1, 100}, "trials", "t");
-    reg.add_int("workload.record_bytes", 8192, "B", {1, 1 << 20}, "record", "t");
-    reg.add_string("workload.pattern", "rb", {"rb", "rc", "ra", "wb"}, "pattern", "t");
-    reg.add_string("fs.kind", "ddio", {"ddio", "spfs"}, "fs", "t");
-    reg.add_bool("fs.presort", true, "sort", "t");
+    reg.add_int(keys::workload_trials, 3, "", {1, 100}, "trials", "t");
+    reg.add_int(keys::workload_record_bytes, 8192, "B", {1, 1 << 20}, "record", "t");
+    reg.add_string(keys::workload_pattern, "rb", {"rb", "rc", "ra", "wb"}, "pattern", "t");
+    reg.add_string(keys::fs_kind, "ddio", {"ddio", "spfs"}, "fs", "t");
+    reg.add_bool(keys::fs_presort, true, "sort", "t");
     return reg;
 }
 
@@ -66,8 +68,8 @@ size_t line_count(const std::string &path) {
 TrialFunction logged_trial(const std::string &log) {
     return [log](const config::Config &cfg, int t) {
         std::ofstream(log, std::ios::app)
-            << cfg.get_int("workload.record_bytes") << " " << t << "\n";
-        return json{{"mb_s", double(cfg.get_int("workload.record_bytes") + t) / 3.0},
+            << cfg.get_int(keys::workload_record_bytes) << " " << t << "\n";
+        return json{{"mb_s", double(cfg.get_int(keys::workload_record_bytes) + t) / 3.0},
                     {"trial", t},
                     {"verified", true},
                     {"host_cpu_s", 0.5}};
@@ -121,13 +123,13 @@ BOOST_AUTO_TEST_CASE(grid_is_the_product_of_axes_minus_skips) {
     // First axis outermost, last innermost.
     BOOST_TEST(cells[0].overrides["workload.record_bytes"].get<int>() == 8);
     BOOST_TEST(cells[0].overrides["workload.pattern"].get<std::string>() == "rb");
-    BOOST_TEST(cells[0].cfg.get_bool("fs.presort"));
-    BOOST_TEST(!cells[1].cfg.get_bool("fs.presort"));
-    BOOST_TEST(cells[1].cfg.get_int("workload.trials") == 1);
+    BOOST_TEST(cells[0].cfg.get_bool(keys::fs_presort));
+    BOOST_TEST(!cells[1].cfg.get_bool(keys::fs_presort));
+    BOOST_TEST(cells[1].cfg.get_int(keys::workload_trials) == 1);
     for (const auto &c : cells) {
-        BOOST_TEST(c.cfg.get_string("fs.kind") == "spfs");
-        BOOST_TEST(!(c.cfg.get_string("workload.pattern") == "ra" &&
-                     c.cfg.get_int("workload.record_bytes") == 8));
+        BOOST_TEST(c.cfg.get_string(keys::fs_kind) == "spfs");
+        BOOST_TEST(!(c.cfg.get_string(keys::workload_pattern) == "ra" &&
+                     c.cfg.get_int(keys::workload_record_bytes) == 8));
     }
 }
 
@@ -253,7 +255,7 @@ BOOST_AUTO_TEST_CASE(cells_run_as_isolated_trials_and_are_summarised) {
     auto cells = expand_study(spec, base);
     // A stand-in trial: throughput = record size + trial number.
     TrialFunction trial = [](const config::Config &cfg, int t) {
-        return json{{"mb_s", double(cfg.get_int("workload.record_bytes") + t)}};
+        return json{{"mb_s", double(cfg.get_int(keys::workload_record_bytes) + t)}};
     };
     size_t last_done = 0;
     auto results =
@@ -322,7 +324,7 @@ BOOST_AUTO_TEST_CASE(longest_trials_start_first_and_results_keep_the_study_order
     parallel.jobs = 2;
     // The last cell in the study's order is the long one here.
     parallel.cost = [](const config::Config &cfg) {
-        return double(cfg.get_int("workload.record_bytes"));
+        return double(cfg.get_int(keys::workload_record_bytes));
     };
     std::vector<size_t> progress_cells;
     parallel.on_progress = [&](const TrialProgress &p, const json &) {
@@ -497,7 +499,7 @@ BOOST_AUTO_TEST_CASE(a_failing_trial_is_recorded_and_the_others_run) {
     // Every trial of the 16-byte cell fails in its process; trial 1 of the other
     // does not verify.
     TrialFunction trial = [&](const config::Config &cfg, int t) {
-        if (cfg.get_int("workload.record_bytes") == 16) {
+        if (cfg.get_int(keys::workload_record_bytes) == 16) {
             throw std::runtime_error("node 7: DDIO: lost");
         }
         json r = logged(cfg, t);

@@ -65,7 +65,7 @@ std::vector<std::pair<std::string, int64_t>> distinct_hal_costs() {
                                                            19, 23, 29, 31, 37, 41};
     std::vector<std::pair<std::string, int64_t>> costs;
     for (HalCharge charge : node::all_hal_charges()) {
-        costs.emplace_back(node::hal_charge_key(charge), kPrimes[static_cast<size_t>(charge)]);
+        costs.emplace_back(node::hal_charge_key(charge).name, kPrimes[static_cast<size_t>(charge)]);
     }
     return costs;
 }

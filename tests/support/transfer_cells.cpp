@@ -1,5 +1,7 @@
 #include "tests/support/transfer_cells.h"
 
+#include "fw/param_keys.h"
+#include "hw/machine_keys.h"
 #include "sim/parameters.h"
 #include "sim/runner/isolated_run.h"
 #include "sim/workload/transfer_trial.h"
@@ -52,8 +54,8 @@ std::vector<json> run_cells(const std::vector<Cell> &cells,
             try {
                 config::Config cfg = make_config(c.settings);
                 json t = sim::run_transfer_trial(cfg, c.trial, before_check);
-                t["file_bytes"] = std::llround(cfg.get_real("workload.file_mb") * 1048576.0);
-                t["cp_count"] = cfg.get_int("machine.cp_count");
+                t["file_bytes"] = std::llround(cfg.get_real(keys::workload_file_mb) * 1048576.0);
+                t["cp_count"] = cfg.get_int(keys::machine_cp_count);
                 if (annotate) {
                     annotate(cfg, t);
                 }

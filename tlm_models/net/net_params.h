@@ -4,10 +4,28 @@
 // each one means in the router's timing contract.
 
 #include "hw/config/config.h"
+#include "hw/config/key.h"
 #include "hw/config/registry.h"
 
 #include <cstdint>
 #include <string>
+
+// The keys of the net.* parameters; net.width and net.height are in
+// hw/machine_keys.h.
+namespace starfish::keys {
+inline constexpr config::StringKey net_model{"net.model"};
+inline constexpr config::IntKey net_router_delay_cycles{"net.router_delay_cycles"};
+inline constexpr config::IntKey net_link_delay_cycles{"net.link_delay_cycles"};
+inline constexpr config::IntKey net_flit_bytes{"net.flit_bytes"};
+inline constexpr config::IntKey net_buffer_flits{"net.buffer_flits"};
+inline constexpr config::IntKey net_vcs{"net.vcs"};
+inline constexpr config::IntKey net_inject_queue_packets{"net.inject_queue_packets"};
+inline constexpr config::StringKey net_vc_realloc{"net.vc_realloc"};
+inline constexpr config::IntKey net_input_speedup{"net.input_speedup"};
+inline constexpr config::IntKey net_noise_cycles{"net.noise_cycles"};
+inline constexpr config::BoolKey speed_torus_run_ahead{"speed.torus_run_ahead"};
+inline constexpr config::BoolKey speed_torus_closed_form{"speed.torus_closed_form"};
+} // namespace starfish::keys
 
 namespace starfish::net {
 

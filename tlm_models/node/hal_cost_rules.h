@@ -5,14 +5,32 @@
 // tests' fake HAL (tests/fw/fake_hal.cpp), so the two cannot charge a service
 // differently. SystemC-free. The cycles come from the configuration; the keys are
 // declared by node_cpu_params.cpp and sim/platform/node_hal_params.cpp under the
-// names of hal_charge_key().
+// names of hal_charge_key() (keys::cost_*_cycles below).
 
 #include "hw/config/config.h"
+#include "hw/config/key.h"
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+
+// The keys of the charges' cycles, declared by node_cpu_params.cpp (the scheduling
+// services) and sim/platform/node_hal_params.cpp (registers and memory).
+namespace starfish::keys {
+inline constexpr config::IntKey cost_reg_read_cycles{"cost.reg_read_cycles"};
+inline constexpr config::IntKey cost_reg_write_cycles{"cost.reg_write_cycles"};
+inline constexpr config::IntKey cost_irq_entry_cycles{"cost.irq_entry_cycles"};
+inline constexpr config::IntKey cost_irq_exit_cycles{"cost.irq_exit_cycles"};
+inline constexpr config::IntKey cost_context_switch_cycles{"cost.context_switch_cycles"};
+inline constexpr config::IntKey cost_thread_create_cycles{"cost.thread_create_cycles"};
+inline constexpr config::IntKey cost_thread_exit_cycles{"cost.thread_exit_cycles"};
+inline constexpr config::IntKey cost_sem_post_cycles{"cost.sem_post_cycles"};
+inline constexpr config::IntKey cost_thread_wakeup_cycles{"cost.thread_wakeup_cycles"};
+inline constexpr config::IntKey cost_sem_wait_cycles{"cost.sem_wait_cycles"};
+inline constexpr config::IntKey cost_yield_cycles{"cost.yield_cycles"};
+inline constexpr config::IntKey cost_mem_alloc_cycles{"cost.mem_alloc_cycles"};
+} // namespace starfish::keys
 
 namespace starfish::node {
 
@@ -35,8 +53,8 @@ enum class HalCharge : uint8_t {
 };
 inline constexpr size_t kHalChargeCount = 12;
 
-// "cost.reg_read_cycles", ...: the configuration key of a charge's cycles.
-const char *hal_charge_key(HalCharge charge);
+// keys::cost_reg_read_cycles, ...: the configuration key of a charge's cycles.
+config::IntKey hal_charge_key(HalCharge charge);
 // "reg_read", ...: the short name of a charge (the fake HAL's cost categories).
 const char *hal_charge_name(HalCharge charge);
 // Every charge, in the order of HalCharge.
@@ -62,7 +80,7 @@ public:
     // Reads every hal_charge_key() from the configuration.
     static HalCostRules from(const config::Config &cfg);
     // Reads every hal_charge_key() through `cycles_of` (the fake HAL's own store).
-    static HalCostRules from(const std::function<uint32_t(const char *key)> &cycles_of);
+    static HalCostRules from(const std::function<uint32_t(config::IntKey key)> &cycles_of);
 
     uint32_t cycles(HalCharge charge) const { return cycles_[static_cast<size_t>(charge)]; }
 

@@ -4,10 +4,23 @@
 // explains each one's place in the NI's timing.
 
 #include "hw/config/config.h"
+#include "hw/config/key.h"
 #include "hw/config/registry.h"
 
 #include <cstdint>
 #include <string>
+
+// The keys of the NI's parameters (hw/config/key.h).
+namespace starfish::keys {
+inline constexpr config::IntKey ni_tx_queue_depth{"ni.tx_queue_depth"};
+inline constexpr config::IntKey ni_rx_buffer_bytes{"ni.rx_buffer_bytes"};
+inline constexpr config::IntKey ni_max_packet_payload_bytes{"ni.max_packet_payload_bytes"};
+inline constexpr config::IntKey ni_dma_bytes_per_cycle{"ni.dma_bytes_per_cycle"};
+inline constexpr config::IntKey ni_descriptor_setup_cycles{"ni.descriptor_setup_cycles"};
+inline constexpr config::IntKey ni_packet_setup_cycles{"ni.packet_setup_cycles"};
+inline constexpr config::StringKey ni_model{"ni.model"};
+inline constexpr config::BoolKey speed_ni_irq_batching{"speed.ni_irq_batching"};
+} // namespace starfish::keys
 
 namespace starfish::node {
 

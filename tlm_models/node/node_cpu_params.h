@@ -5,10 +5,19 @@
 // thread. docs/node.md explains when each cost is charged.
 
 #include "hw/config/config.h"
+#include "hw/config/key.h"
 #include "hw/config/registry.h"
 #include "tlm_models/node/hal_cost_rules.h"
 
 #include <cstdint>
+
+// The keys of the CPU's parameters besides the HAL costs (hal_cost_rules.h).
+namespace starfish::keys {
+inline constexpr config::IntKey machine_node_thread_limit{"machine.node_thread_limit"};
+inline constexpr config::IntKey machine_fw_stack_kb{"machine.fw_stack_kb"};
+inline constexpr config::BoolKey speed_cpu_posted_writes{"speed.cpu_posted_writes"};
+inline constexpr config::BoolKey speed_cpu_skip_quiet_sync{"speed.cpu_skip_quiet_sync"};
+} // namespace starfish::keys
 
 namespace starfish::node {
 

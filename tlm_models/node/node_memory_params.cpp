@@ -8,14 +8,14 @@ void declare_node_memory_params(config::Registry &reg) {
     // DDIO buffers plus firmware state fit in the rest with room to spare. The
     // file-size study (100, 1000 MB) must raise it. Untouched memory costs no host
     // memory (NodeMemory maps it lazily).
-    reg.add_int("machine.node_memory_kb", 16384, "KB", {64, 3932160},
+    reg.add_int(keys::machine_node_memory_kb, 16384, "KB", {64, 3932160},
                 "local memory of each CP and IOP (firmware buffers, DMA target)",
                 "estimate: not published; 16 MB holds the 10 MB file of the default study "
                 "in one CP (ra/rn patterns) plus firmware buffers (docs/node.md)");
 }
 
 uint32_t node_memory_bytes(const config::Config &cfg) {
-    return static_cast<uint32_t>(cfg.get_int("machine.node_memory_kb") * 1024);
+    return static_cast<uint32_t>(cfg.get_int(keys::machine_node_memory_kb) * 1024);
 }
 
 } // namespace starfish::node

@@ -1,4 +1,5 @@
 #include "tlm_models/storage/disk_fault_params.h"
+#include "hw/machine_keys.h"
 
 #include <cstdlib>
 
@@ -50,31 +51,32 @@ bool parse_bad_sectors(const std::string &text, std::vector<std::pair<uint32_t, 
 
 void declare_disk_fault_params(config::Registry &reg) {
     const std::string off = "convention: no injected faults (docs/faults.md)";
-    reg.add_real("fault.read_error_rate", 0, "", {0, 1},
+    reg.add_real(keys::fault_read_error_rate, 0, "", {0, 1},
                  "probability that a READ(10) ends in a MEDIUM ERROR at a sector drawn from its "
                  "range (transient: a retry draws again)",
                  off);
-    reg.add_real("fault.write_error_rate", 0, "", {0, 1},
+    reg.add_real(keys::fault_write_error_rate, 0, "", {0, 1},
                  "probability that a WRITE(10) ends in a MEDIUM ERROR at a sector drawn from its "
                  "range (transient: a retry draws again)",
                  off);
-    reg.add_string("fault.bad_sectors", "", {},
+    reg.add_string(keys::fault_bad_sectors, "", {},
                    "bad sectors, DISK:LBA,...: every READ(10) or WRITE(10) covering one fails "
                    "there with a MEDIUM ERROR (global disk id = IOP x disks_per_iop + target)",
                    off);
-    reg.add_int("fault.silent_disk", -1, "disk", {-1, 1 << 20},
+    reg.add_int(keys::fault_silent_disk, -1, "disk", {-1, 1 << 20},
                 "global id of a drive that stops answering (takes commands, never returns "
                 "status); -1: none",
                 off);
-    reg.add_int("fault.silent_after", 0, "commands", {0, 1LL << 40},
+    reg.add_int(keys::fault_silent_after, 0, "commands", {0, 1LL << 40},
                 "commands the silent drive completes before it stops answering", off);
     reg.add_check([](const config::Config &cfg) -> std::string {
         std::vector<std::pair<uint32_t, uint32_t>> sectors;
         std::string error;
-        if (!parse_bad_sectors(cfg.get_string("fault.bad_sectors"), &sectors, &error)) {
+        if (!parse_bad_sectors(cfg.get_string(keys::fault_bad_sectors), &sectors, &error)) {
             return "fault.bad_sectors: " + error;
         }
-        long long disks = cfg.get_int("machine.iop_count") * cfg.get_int("machine.disks_per_iop");
+        long long disks =
+            cfg.get_int(keys::machine_iop_count) * cfg.get_int(keys::machine_disks_per_iop);
         for (const auto &[disk, lba] : sectors) {
             if (disk >= disks) {
                 return "fault.bad_sectors names disk " + std::to_string(disk) +
@@ -82,8 +84,8 @@ void declare_disk_fault_params(config::Registry &reg) {
                        " (machine.iop_count x machine.disks_per_iop)";
             }
         }
-        if (cfg.get_int("fault.silent_disk") >= disks) {
-            return "fault.silent_disk = " + std::to_string(cfg.get_int("fault.silent_disk")) +
+        if (cfg.get_int(keys::fault_silent_disk) >= disks) {
+            return "fault.silent_disk = " + std::to_string(cfg.get_int(keys::fault_silent_disk)) +
                    " but the machine has " + std::to_string(disks) +
                    " disks (machine.iop_count x machine.disks_per_iop)";
         }
@@ -93,12 +95,12 @@ void declare_disk_fault_params(config::Registry &reg) {
 
 DiskFaultParams DiskFaultParams::from(const config::Config &cfg) {
     DiskFaultParams p;
-    p.read_error_rate = cfg.get_real("fault.read_error_rate");
-    p.write_error_rate = cfg.get_real("fault.write_error_rate");
+    p.read_error_rate = cfg.get_real(keys::fault_read_error_rate);
+    p.write_error_rate = cfg.get_real(keys::fault_write_error_rate);
     std::string error;
-    parse_bad_sectors(cfg.get_string("fault.bad_sectors"), &p.bad_sectors, &error);
-    p.silent_disk = cfg.get_int("fault.silent_disk");
-    p.silent_after = static_cast<uint64_t>(cfg.get_int("fault.silent_after"));
+    parse_bad_sectors(cfg.get_string(keys::fault_bad_sectors), &p.bad_sectors, &error);
+    p.silent_disk = cfg.get_int(keys::fault_silent_disk);
+    p.silent_after = static_cast<uint64_t>(cfg.get_int(keys::fault_silent_after));
     return p;
 }
 

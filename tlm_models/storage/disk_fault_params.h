@@ -5,12 +5,22 @@
 // HW_RNG_STREAM_DISK_FAULT of each drive, so a faulty run is as reproducible as any.
 
 #include "hw/config/config.h"
+#include "hw/config/key.h"
 #include "hw/config/registry.h"
 
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
+
+// The keys of the fault parameters (hw/config/key.h).
+namespace starfish::keys {
+inline constexpr config::RealKey fault_read_error_rate{"fault.read_error_rate"};
+inline constexpr config::RealKey fault_write_error_rate{"fault.write_error_rate"};
+inline constexpr config::StringKey fault_bad_sectors{"fault.bad_sectors"};
+inline constexpr config::IntKey fault_silent_disk{"fault.silent_disk"};
+inline constexpr config::IntKey fault_silent_after{"fault.silent_after"};
+} // namespace starfish::keys
 
 namespace starfish::storage {
 

@@ -8,46 +8,46 @@ namespace starfish::storage {
 
 void declare_disk_params(config::Registry &reg) {
     const std::string given = "given: docs/reference.md §3 (HP 97560, Ruemmler & Wilkes 1994)";
-    reg.add_int("disk.cylinders", 1962, "cylinders", {1, 100000}, "cylinders per drive", given);
-    reg.add_int("disk.heads", 19, "surfaces", {1, 255}, "data surfaces (tracks per cylinder)",
+    reg.add_int(keys::disk_cylinders, 1962, "cylinders", {1, 100000}, "cylinders per drive", given);
+    reg.add_int(keys::disk_heads, 19, "surfaces", {1, 255}, "data surfaces (tracks per cylinder)",
                 given);
-    reg.add_int("disk.sectors_per_track", 72, "sectors", {1, 4096}, "sectors per track (no zoning)",
-                given);
-    reg.add_int("disk.sector_bytes", 512, "bytes", {512, 512},
+    reg.add_int(keys::disk_sectors_per_track, 72, "sectors", {1, 4096},
+                "sectors per track (no zoning)", given);
+    reg.add_int(keys::disk_sector_bytes, 512, "bytes", {512, 512},
                 "sector size (fixed: hw/data_pattern.h defines 512-byte sector contents)", given);
-    reg.add_real("disk.rpm", 4002, "rev/min", {100, 100000},
+    reg.add_real(keys::disk_rpm, 4002, "rev/min", {100, 100000},
                  "spindle speed (4002 RPM = 14.9925 ms per revolution)", given);
-    reg.add_real("disk.seek_short_base_ms", 3.24, "ms", {0, 1000},
+    reg.add_real(keys::disk_seek_short_base_ms, 3.24, "ms", {0, 1000},
                  "seek of d < seek_long_from_cylinders: base + sqrt_ms * sqrt(d)", given);
-    reg.add_real("disk.seek_short_sqrt_ms", 0.400, "ms", {0, 1000},
+    reg.add_real(keys::disk_seek_short_sqrt_ms, 0.400, "ms", {0, 1000},
                  "seek of d < seek_long_from_cylinders: coefficient of sqrt(d)", given);
-    reg.add_int("disk.seek_long_from_cylinders", 383, "cylinders", {1, 100000},
+    reg.add_int(keys::disk_seek_long_from_cylinders, 383, "cylinders", {1, 100000},
                 "seek distance from which the linear (long) seek formula applies", given);
-    reg.add_real("disk.seek_long_base_ms", 8.00, "ms", {0, 1000},
+    reg.add_real(keys::disk_seek_long_base_ms, 8.00, "ms", {0, 1000},
                  "seek of d >= seek_long_from_cylinders: base + per_cylinder_ms * d", given);
-    reg.add_real("disk.seek_long_per_cylinder_ms", 0.008, "ms", {0, 1000},
+    reg.add_real(keys::disk_seek_long_per_cylinder_ms, 0.008, "ms", {0, 1000},
                  "seek of d >= seek_long_from_cylinders: time per cylinder", given);
-    reg.add_real("disk.head_switch_ms", 1.6, "ms", {0, 1000},
+    reg.add_real(keys::disk_head_switch_ms, 1.6, "ms", {0, 1000},
                  "switching to another surface of the same cylinder", given);
-    reg.add_int("disk.track_skew_sectors", 8, "sectors", {0, 4096},
+    reg.add_int(keys::disk_track_skew_sectors, 8, "sectors", {0, 4096},
                 "offset of a track's first sector from the previous track's (same cylinder)",
                 given);
-    reg.add_int("disk.cylinder_skew_sectors", 18, "sectors", {0, 4096},
+    reg.add_int(keys::disk_cylinder_skew_sectors, 18, "sectors", {0, 4096},
                 "offset of a cylinder's first sector from the previous cylinder's last track",
                 given);
-    reg.add_real("disk.controller_overhead_ms", 2.2, "ms", {0, 1000},
+    reg.add_real(keys::disk_controller_overhead_ms, 2.2, "ms", {0, 1000},
                  "controller time to process each READ/WRITE/PRE-FETCH/SYNCHRONIZE command, "
                  "bus disconnected; read-ahead continues meanwhile",
                  "given: docs/reference.md §3 (2.2 ms read and write, medium confidence)");
-    reg.add_int("disk.cache_kb", 128, "KB", {1, 1048576}, "on-board cache",
+    reg.add_int(keys::disk_cache_kb, 128, "KB", {1, 1048576}, "on-board cache",
                 "given: docs/reference.md §3 (128 KB, medium confidence)");
     reg.add_int(
-        "disk.cache_segments", 1, "segments", {1, 64},
+        keys::disk_cache_segments, 1, "segments", {1, 64},
         "read cache segments: one read stream fills one segment, the others keep "
         "earlier streams' data (LRU)",
         "estimate: one segment, the simplest reading of docs/reference.md §3; more only help "
         "interleaved streams (docs/disk.md)");
-    reg.add_string("disk.cache_keep", "ahead", {"window", "ahead"},
+    reg.add_string(keys::disk_cache_keep, "ahead", {"window", "ahead"},
                    "which read-stream data a segment keeps: window = the last segment-size of "
                    "sectors read (a ring buffer; data the host skipped stays until overwritten), "
                    "ahead = only sectors past the end of the host's last read from the stream "
@@ -57,20 +57,20 @@ void declare_disk_params(config::Registry &reg) {
                    "ahead reproduces and window does not (SPFS rcc, rbc, rbb with 8 KB records; "
                    "docs/calibration.md). Only reads that go back within a stream tell them "
                    "apart: DDIO's never do");
-    reg.add_bool("disk.readahead", true,
+    reg.add_bool(keys::disk_readahead, true,
                  "after a read, keep reading the following sectors into the cache across "
                  "tracks and cylinders until the segment is full or a command needs the arm",
                  "given: docs/reference.md §3 (read-ahead that continues past the request)");
-    reg.add_string("disk.readahead_stop", "miss", {"miss", "command"},
+    reg.add_string(keys::disk_readahead_stop, "miss", {"miss", "command"},
                    "what stops read-ahead early: a command that needs the arm elsewhere "
                    "(miss), or any new command (command)",
                    "estimate: miss; with 'command' every sequential request would lose a "
                    "revolution, which cannot give the published 2.11 MB/s (docs/disk.md)");
-    reg.add_string("disk.write_report", "immediate", {"immediate", "media"},
+    reg.add_string(keys::disk_write_report, "immediate", {"immediate", "media"},
                    "when a WRITE reports completion: once its data is in the cache "
                    "(immediate) or once it is on the media",
                    "given: docs/reference.md §3 (immediate report, medium confidence)");
-    reg.add_int("disk.write_behind_kb", 128, "KB", {0, 1048576},
+    reg.add_int(keys::disk_write_behind_kb, 128, "KB", {0, 1048576},
                 "immediate report: earlier writes' data the drive may still hold unwritten "
                 "when it reports a new write done (0: a write is reported once its data is in "
                 "the cache and every earlier write is on the media)",
@@ -78,15 +78,15 @@ void declare_disk_params(config::Registry &reg) {
                 "the 128 KB drive cache). A run ends when the write-behind is on the media "
                 "(fs.flush_drives), so it no longer shortens the measured time; an earlier "
                 "calibration without that flush had cut it to 8 KB (docs/calibration.md)");
-    reg.add_int("disk.read_fence_kb", 64, "KB", {1, 1048576},
+    reg.add_int(keys::disk_read_fence_kb, 64, "KB", {1, 1048576},
                 "a READ reconnects to the bus once this much of it (or all of the rest) is in "
                 "the cache",
                 "given: docs/reference.md §3 (64 KB read fence, medium confidence)");
-    reg.add_int("disk.write_fence_kb", 64, "KB", {1, 1048576},
+    reg.add_int(keys::disk_write_fence_kb, 64, "KB", {1, 1048576},
                 "a WRITE takes at most this much data per bus connection, and reconnects when "
                 "the cache has room for the next such burst",
                 "given: docs/reference.md §3 (64 KB write fence, medium confidence)");
-    reg.add_bool("speed.disk_stream_anchor", true,
+    reg.add_bool(keys::speed_disk_stream_anchor, true,
                  "compute a drive's read-stream media position from a sector moved forward as "
                  "the stream progresses, not from the stream's first sector (long streams are "
                  "not walked track by track from their start); an exact speed-up: results are "
@@ -94,25 +94,27 @@ void declare_disk_params(config::Registry &reg) {
                  "exact: a host speed-up only; off gives the same results "
                  "(tests/disk/test_disk_stream_anchor.cpp)");
     reg.add_check([](const config::Config &cfg) -> std::string {
-        double sectors = static_cast<double>(cfg.get_int("disk.cylinders")) *
-                         static_cast<double>(cfg.get_int("disk.heads")) *
-                         static_cast<double>(cfg.get_int("disk.sectors_per_track"));
+        double sectors = static_cast<double>(cfg.get_int(keys::disk_cylinders)) *
+                         static_cast<double>(cfg.get_int(keys::disk_heads)) *
+                         static_cast<double>(cfg.get_int(keys::disk_sectors_per_track));
         if (sectors > 4294967295.0) {
             return "disk.cylinders * disk.heads * disk.sectors_per_track exceeds 2^32 sectors "
                    "(the READ(10) address range)";
         }
-        long long segment_kb = cfg.get_int("disk.cache_kb") / cfg.get_int("disk.cache_segments");
+        long long segment_kb =
+            cfg.get_int(keys::disk_cache_kb) / cfg.get_int(keys::disk_cache_segments);
         if (segment_kb < 1) {
             return "disk.cache_kb / disk.cache_segments must be at least 1 KB";
         }
-        if (cfg.get_int("disk.read_fence_kb") > segment_kb) {
-            return "disk.read_fence_kb = " + std::to_string(cfg.get_int("disk.read_fence_kb")) +
+        if (cfg.get_int(keys::disk_read_fence_kb) > segment_kb) {
+            return "disk.read_fence_kb = " + std::to_string(cfg.get_int(keys::disk_read_fence_kb)) +
                    " exceeds a cache segment (disk.cache_kb / disk.cache_segments = " +
                    std::to_string(segment_kb) + " KB): a READ would never reconnect";
         }
-        if (cfg.get_int("disk.write_fence_kb") > cfg.get_int("disk.cache_kb")) {
-            return "disk.write_fence_kb = " + std::to_string(cfg.get_int("disk.write_fence_kb")) +
-                   " exceeds disk.cache_kb = " + std::to_string(cfg.get_int("disk.cache_kb"));
+        if (cfg.get_int(keys::disk_write_fence_kb) > cfg.get_int(keys::disk_cache_kb)) {
+            return "disk.write_fence_kb = " +
+                   std::to_string(cfg.get_int(keys::disk_write_fence_kb)) +
+                   " exceeds disk.cache_kb = " + std::to_string(cfg.get_int(keys::disk_cache_kb));
         }
         return "";
     });
@@ -120,30 +122,30 @@ void declare_disk_params(config::Registry &reg) {
 
 DiskParams DiskParams::from(const config::Config &cfg) {
     DiskParams p;
-    p.cylinders = static_cast<uint32_t>(cfg.get_int("disk.cylinders"));
-    p.heads = static_cast<uint32_t>(cfg.get_int("disk.heads"));
-    p.sectors_per_track = static_cast<uint32_t>(cfg.get_int("disk.sectors_per_track"));
-    p.sector_bytes = static_cast<uint32_t>(cfg.get_int("disk.sector_bytes"));
-    p.rpm = cfg.get_real("disk.rpm");
-    p.seek_short_base_ms = cfg.get_real("disk.seek_short_base_ms");
-    p.seek_short_sqrt_ms = cfg.get_real("disk.seek_short_sqrt_ms");
-    p.seek_long_from_cyl = static_cast<uint32_t>(cfg.get_int("disk.seek_long_from_cylinders"));
-    p.seek_long_base_ms = cfg.get_real("disk.seek_long_base_ms");
-    p.seek_long_per_cyl_ms = cfg.get_real("disk.seek_long_per_cylinder_ms");
-    p.head_switch_ms = cfg.get_real("disk.head_switch_ms");
-    p.track_skew = static_cast<uint32_t>(cfg.get_int("disk.track_skew_sectors"));
-    p.cylinder_skew = static_cast<uint32_t>(cfg.get_int("disk.cylinder_skew_sectors"));
-    p.controller_overhead_ms = cfg.get_real("disk.controller_overhead_ms");
-    p.cache_bytes = static_cast<uint32_t>(cfg.get_int("disk.cache_kb") * 1024);
-    p.cache_segments = static_cast<uint32_t>(cfg.get_int("disk.cache_segments"));
-    p.readahead = cfg.get_bool("disk.readahead");
-    p.cache_keeps_only_ahead = cfg.get_string("disk.cache_keep") == "ahead";
-    p.readahead_stop_on_any_command = cfg.get_string("disk.readahead_stop") == "command";
-    p.immediate_report = cfg.get_string("disk.write_report") == "immediate";
-    p.write_behind_bytes = static_cast<uint64_t>(cfg.get_int("disk.write_behind_kb")) * 1024u;
-    p.read_fence_bytes = static_cast<uint32_t>(cfg.get_int("disk.read_fence_kb") * 1024);
-    p.write_fence_bytes = static_cast<uint32_t>(cfg.get_int("disk.write_fence_kb") * 1024);
-    p.stream_anchor = cfg.get_bool("speed.disk_stream_anchor");
+    p.cylinders = static_cast<uint32_t>(cfg.get_int(keys::disk_cylinders));
+    p.heads = static_cast<uint32_t>(cfg.get_int(keys::disk_heads));
+    p.sectors_per_track = static_cast<uint32_t>(cfg.get_int(keys::disk_sectors_per_track));
+    p.sector_bytes = static_cast<uint32_t>(cfg.get_int(keys::disk_sector_bytes));
+    p.rpm = cfg.get_real(keys::disk_rpm);
+    p.seek_short_base_ms = cfg.get_real(keys::disk_seek_short_base_ms);
+    p.seek_short_sqrt_ms = cfg.get_real(keys::disk_seek_short_sqrt_ms);
+    p.seek_long_from_cyl = static_cast<uint32_t>(cfg.get_int(keys::disk_seek_long_from_cylinders));
+    p.seek_long_base_ms = cfg.get_real(keys::disk_seek_long_base_ms);
+    p.seek_long_per_cyl_ms = cfg.get_real(keys::disk_seek_long_per_cylinder_ms);
+    p.head_switch_ms = cfg.get_real(keys::disk_head_switch_ms);
+    p.track_skew = static_cast<uint32_t>(cfg.get_int(keys::disk_track_skew_sectors));
+    p.cylinder_skew = static_cast<uint32_t>(cfg.get_int(keys::disk_cylinder_skew_sectors));
+    p.controller_overhead_ms = cfg.get_real(keys::disk_controller_overhead_ms);
+    p.cache_bytes = static_cast<uint32_t>(cfg.get_int(keys::disk_cache_kb) * 1024);
+    p.cache_segments = static_cast<uint32_t>(cfg.get_int(keys::disk_cache_segments));
+    p.readahead = cfg.get_bool(keys::disk_readahead);
+    p.cache_keeps_only_ahead = cfg.get_string(keys::disk_cache_keep) == "ahead";
+    p.readahead_stop_on_any_command = cfg.get_string(keys::disk_readahead_stop) == "command";
+    p.immediate_report = cfg.get_string(keys::disk_write_report) == "immediate";
+    p.write_behind_bytes = static_cast<uint64_t>(cfg.get_int(keys::disk_write_behind_kb)) * 1024u;
+    p.read_fence_bytes = static_cast<uint32_t>(cfg.get_int(keys::disk_read_fence_kb) * 1024);
+    p.write_fence_bytes = static_cast<uint32_t>(cfg.get_int(keys::disk_write_fence_kb) * 1024);
+    p.stream_anchor = cfg.get_bool(keys::speed_disk_stream_anchor);
     return p;
 }
 

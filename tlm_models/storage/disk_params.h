@@ -2,10 +2,41 @@
 // Parameters of the HP 97560 drive model (disk.*), docs/reference.md §3 and docs/disk.md.
 
 #include "hw/config/config.h"
+#include "hw/config/key.h"
 #include "hw/config/registry.h"
+#include "hw/machine_keys.h"
 
 #include <cmath>
 #include <cstdint>
+
+// The keys of the drive parameters; the geometry's are spelt in hw/machine_keys.h,
+// which the firmware reads too.
+namespace starfish::keys {
+inline constexpr config::IntKey disk_cylinders{HW_KEY_DISK_CYLINDERS};
+inline constexpr config::IntKey disk_heads{HW_KEY_DISK_HEADS};
+inline constexpr config::IntKey disk_sectors_per_track{HW_KEY_DISK_SECTORS_PER_TRACK};
+inline constexpr config::IntKey disk_sector_bytes{HW_KEY_DISK_SECTOR_BYTES};
+inline constexpr config::RealKey disk_rpm{"disk.rpm"};
+inline constexpr config::RealKey disk_seek_short_base_ms{"disk.seek_short_base_ms"};
+inline constexpr config::RealKey disk_seek_short_sqrt_ms{"disk.seek_short_sqrt_ms"};
+inline constexpr config::IntKey disk_seek_long_from_cylinders{"disk.seek_long_from_cylinders"};
+inline constexpr config::RealKey disk_seek_long_base_ms{"disk.seek_long_base_ms"};
+inline constexpr config::RealKey disk_seek_long_per_cylinder_ms{"disk.seek_long_per_cylinder_ms"};
+inline constexpr config::RealKey disk_head_switch_ms{"disk.head_switch_ms"};
+inline constexpr config::IntKey disk_track_skew_sectors{"disk.track_skew_sectors"};
+inline constexpr config::IntKey disk_cylinder_skew_sectors{"disk.cylinder_skew_sectors"};
+inline constexpr config::RealKey disk_controller_overhead_ms{"disk.controller_overhead_ms"};
+inline constexpr config::IntKey disk_cache_kb{"disk.cache_kb"};
+inline constexpr config::IntKey disk_cache_segments{"disk.cache_segments"};
+inline constexpr config::StringKey disk_cache_keep{"disk.cache_keep"};
+inline constexpr config::BoolKey disk_readahead{"disk.readahead"};
+inline constexpr config::StringKey disk_readahead_stop{"disk.readahead_stop"};
+inline constexpr config::StringKey disk_write_report{"disk.write_report"};
+inline constexpr config::IntKey disk_write_behind_kb{"disk.write_behind_kb"};
+inline constexpr config::IntKey disk_read_fence_kb{"disk.read_fence_kb"};
+inline constexpr config::IntKey disk_write_fence_kb{"disk.write_fence_kb"};
+inline constexpr config::BoolKey speed_disk_stream_anchor{"speed.disk_stream_anchor"};
+} // namespace starfish::keys
 
 namespace starfish::storage {
 

@@ -4,9 +4,20 @@
 // gives each one's provenance.
 
 #include "hw/config/config.h"
+#include "hw/config/key.h"
 #include "hw/config/registry.h"
 
 #include <cstdint>
+
+// The keys of the bus parameters (hw/config/key.h).
+namespace starfish::keys {
+inline constexpr config::RealKey scsi_bus_mb_s{"scsi.bus_mb_s"};
+inline constexpr config::RealKey scsi_arbitration_us{"scsi.arbitration_us"};
+inline constexpr config::RealKey scsi_command_us{"scsi.command_us"};
+inline constexpr config::RealKey scsi_status_us{"scsi.status_us"};
+inline constexpr config::RealKey scsi_message_us{"scsi.message_us"};
+inline constexpr config::StringKey scsi_arbitration{"scsi.arbitration"};
+} // namespace starfish::keys
 
 namespace starfish::storage {
 

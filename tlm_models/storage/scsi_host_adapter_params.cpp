@@ -3,7 +3,7 @@
 namespace starfish::storage {
 
 void declare_scsi_adapter_params(config::Registry &reg) {
-    reg.add_int("scsi.queue_depth", 4, "commands", {1, 64},
+    reg.add_int(keys::scsi_queue_depth, 4, "commands", {1, 64},
                 "commands the host adapter queues per target (including the one in progress); "
                 "submitting more is a programming error",
                 "estimate: 4 covers DDIO's prefetch + read per buffer pair and SPFS's one "
@@ -12,7 +12,7 @@ void declare_scsi_adapter_params(config::Registry &reg) {
 
 ScsiAdapterParams ScsiAdapterParams::from(const config::Config &cfg) {
     ScsiAdapterParams p;
-    p.queue_depth = static_cast<uint32_t>(cfg.get_int("scsi.queue_depth"));
+    p.queue_depth = static_cast<uint32_t>(cfg.get_int(keys::scsi_queue_depth));
     return p;
 }
 

@@ -3,9 +3,15 @@
 // depth of its per-target command queues (scsi.queue_depth).
 
 #include "hw/config/config.h"
+#include "hw/config/key.h"
 #include "hw/config/registry.h"
 
 #include <cstdint>
+
+// The key of the adapter's parameter (hw/config/key.h).
+namespace starfish::keys {
+inline constexpr config::IntKey scsi_queue_depth{"scsi.queue_depth"};
+} // namespace starfish::keys
 
 namespace starfish::storage {
 

@@ -4,10 +4,14 @@
  * parameters are declared under these names in fw/src/params.c (fw/params.h); the
  * few it reads from other components (the disk geometry, the trial seed) are
  * declared by their owners, and test_fw_params checks that every name here is a
- * registered parameter of the type the firmware reads it as.
+ * registered parameter of the type the firmware reads it as. C++ code reads and
+ * declares these keys through the typed constants at the end (hw/config/key.h),
+ * never through a second literal (CTest config_keys).
  * docs/configuration.md says where every parameter is declared. */
 #ifndef STARFISH_FW_PARAM_KEYS_H
 #define STARFISH_FW_PARAM_KEYS_H
+
+#include "hw/machine_keys.h"
 
 /* ---- messaging costs (fw/src/msg.c; docs/messaging.md derives each) --------------- */
 #define FW_KEY_COST_MEMPUT_CALL "cost.msg_memput_call_cycles"
@@ -86,12 +90,13 @@
 #define FW_COMMTEST_MAX_SWEEP_SIZES 64u
 
 /* ---- read by the firmware, declared by their owners --------------------------------- */
-#define FW_KEY_WORKLOAD_SEED "workload.seed"         /* sim/workload_params.cpp */
-#define FW_KEY_DISK_SECTOR_BYTES "disk.sector_bytes" /* tlm_models/storage/disk_params.cpp */
-#define FW_KEY_DISK_SECTORS_PER_TRACK "disk.sectors_per_track"
-#define FW_KEY_DISK_CYLINDERS "disk.cylinders"
-#define FW_KEY_DISK_HEADS "disk.heads"
-#define FW_KEY_MACHINE_CPU_MHZ "machine.cpu_mhz" /* sim/platform/machine_params.cpp */
+#define FW_KEY_WORKLOAD_SEED "workload.seed" /* sim/workload_params.cpp */
+/* Spelt in hw/machine_keys.h, which the models declaring them see too. */
+#define FW_KEY_DISK_SECTOR_BYTES HW_KEY_DISK_SECTOR_BYTES /* tlm_models/storage/disk_params.cpp */
+#define FW_KEY_DISK_SECTORS_PER_TRACK HW_KEY_DISK_SECTORS_PER_TRACK
+#define FW_KEY_DISK_CYLINDERS HW_KEY_DISK_CYLINDERS
+#define FW_KEY_DISK_HEADS HW_KEY_DISK_HEADS
+#define FW_KEY_MACHINE_CPU_MHZ HW_KEY_MACHINE_CPU_MHZ /* sim/platform/machine_params.cpp */
 
 /* SPFS (fw/src/spfs_client.c, fw/src/spfs_iop.c). */
 #define FW_KEY_SPFS_OUTSTANDING "spfs.outstanding"
@@ -122,5 +127,68 @@
 #define FW_KEY_TWOPHASE_OVERLAP "twophase.overlap"
 #define FW_KEY_TWOPHASE_OUTSTANDING "twophase.outstanding"
 #define FW_KEY_COST_TWOPHASE_PIECE "cost.twophase_piece_cycles"
+
+#ifdef __cplusplus
+/* The keys C++ code reads or declares (sim/platform/fw_params.cpp's checks, the
+ * workloads, sim/workload_params.cpp, the tests that derive timings from the
+ * messaging costs), typed as the firmware's table declares them. */
+#include "hw/config/key.h"
+
+namespace starfish::keys {
+inline constexpr config::IntKey cost_msg_memput_call_cycles{FW_KEY_COST_MEMPUT_CALL};
+inline constexpr config::IntKey cost_msg_memput_accept_cycles{FW_KEY_COST_MEMPUT_ACCEPT};
+inline constexpr config::IntKey cost_msg_memput_ack_cycles{FW_KEY_COST_MEMPUT_ACK};
+inline constexpr config::IntKey cost_msg_memput_return_cycles{FW_KEY_COST_MEMPUT_RETURN};
+inline constexpr config::IntKey cost_msg_memget_call_cycles{FW_KEY_COST_MEMGET_CALL};
+inline constexpr config::IntKey cost_msg_memget_serve_cycles{FW_KEY_COST_MEMGET_SERVE};
+inline constexpr config::IntKey cost_msg_reply_accept_cycles{FW_KEY_COST_REPLY_ACCEPT};
+inline constexpr config::IntKey cost_msg_reply_done_cycles{FW_KEY_COST_REPLY_DONE};
+inline constexpr config::IntKey cost_msg_deposit_word_cycles{FW_KEY_COST_DEPOSIT_WORD};
+inline constexpr config::IntKey cost_msg_rx_record_cycles{FW_KEY_COST_RX_RECORD};
+inline constexpr config::IntKey cost_msg_request_call_cycles{FW_KEY_COST_REQUEST_CALL};
+inline constexpr config::IntKey cost_msg_request_accept_cycles{FW_KEY_COST_REQUEST_ACCEPT};
+inline constexpr config::IntKey cost_msg_reply_call_cycles{FW_KEY_COST_REPLY_CALL};
+inline constexpr config::IntKey cost_msg_barrier_step_cycles{FW_KEY_COST_BARRIER_STEP};
+inline constexpr config::IntKey msg_rx_ring_slots{FW_KEY_MSG_RX_RING_SLOTS};
+inline constexpr config::IntKey msg_send_queue_entries{FW_KEY_MSG_SEND_QUEUE_ENTRIES};
+inline constexpr config::IntKey msg_reply_actions{FW_KEY_MSG_REPLY_ACTIONS};
+inline constexpr config::IntKey msg_request_buffers{FW_KEY_MSG_REQUEST_BUFFERS};
+inline constexpr config::StringKey fs_kind{FW_KEY_FS_KIND};
+inline constexpr config::IntKey fs_block_bytes{FW_KEY_FS_BLOCK_BYTES};
+inline constexpr config::BoolKey fs_presort{FW_KEY_FS_PRESORT};
+inline constexpr config::IntKey ddio_buffers_per_disk{FW_KEY_DDIO_BUFFERS_PER_DISK};
+inline constexpr config::BoolKey ddio_stagger{FW_KEY_DDIO_STAGGER};
+inline constexpr config::StringKey workload_pattern{FW_KEY_WORKLOAD_PATTERN};
+inline constexpr config::IntKey workload_record_bytes{FW_KEY_WORKLOAD_RECORD_BYTES};
+inline constexpr config::IntKey workload_cols{FW_KEY_WORKLOAD_COLS};
+inline constexpr config::StringKey workload_layout{FW_KEY_WORKLOAD_LAYOUT};
+inline constexpr config::RealKey workload_file_mb{FW_KEY_WORKLOAD_FILE_MB};
+inline constexpr config::IntKey workload_seed{FW_KEY_WORKLOAD_SEED};
+inline constexpr config::IntKey lu_n{FW_KEY_LU_N};
+inline constexpr config::IntKey lu_slab_cols{FW_KEY_LU_SLAB_COLS};
+inline constexpr config::StringKey commtest_pingpong_pairs{FW_KEY_COMMTEST_PINGPONG_PAIRS};
+inline constexpr config::IntKey commtest_pingpong_iterations{FW_KEY_COMMTEST_PINGPONG_ITERATIONS};
+inline constexpr config::StringKey commtest_sweep_words{FW_KEY_COMMTEST_SWEEP_WORDS};
+inline constexpr config::IntKey commtest_sweep_iterations{FW_KEY_COMMTEST_SWEEP_ITERATIONS};
+inline constexpr config::IntKey commtest_echo_words{FW_KEY_COMMTEST_ECHO_WORDS};
+inline constexpr config::IntKey commtest_settle_cycles{FW_KEY_COMMTEST_SETTLE_CYCLES};
+inline constexpr config::IntKey commtest_barrier_iterations{FW_KEY_COMMTEST_BARRIER_ITERATIONS};
+inline constexpr config::IntKey commtest_queued_puts{FW_KEY_COMMTEST_QUEUED_PUTS};
+inline constexpr config::IntKey commtest_queued_gets{FW_KEY_COMMTEST_QUEUED_GETS};
+inline constexpr config::IntKey commtest_queued_max_bytes{FW_KEY_COMMTEST_QUEUED_MAX_BYTES};
+inline constexpr config::IntKey commtest_slice_bytes{FW_KEY_COMMTEST_SLICE_BYTES};
+inline constexpr config::IntKey spfs_outstanding{FW_KEY_SPFS_OUTSTANDING};
+inline constexpr config::IntKey spfs_cache_buffers_per_cp_disk{
+    FW_KEY_SPFS_CACHE_BUFFERS_PER_CP_DISK};
+inline constexpr config::StringKey spfs_disk_queue{FW_KEY_SPFS_DISK_QUEUE};
+inline constexpr config::StringKey spfs_requests{FW_KEY_SPFS_REQUESTS};
+inline constexpr config::BoolKey spfs_memget_writes{FW_KEY_SPFS_MEMGET_WRITES};
+inline constexpr config::BoolKey spfs_prefetch{FW_KEY_SPFS_PREFETCH};
+inline constexpr config::IntKey twophase_aggregators{FW_KEY_TWOPHASE_AGGREGATORS};
+inline constexpr config::IntKey twophase_buffer_kb{FW_KEY_TWOPHASE_BUFFER_KB};
+inline constexpr config::StringKey twophase_intermediate{FW_KEY_TWOPHASE_INTERMEDIATE};
+inline constexpr config::BoolKey twophase_overlap{FW_KEY_TWOPHASE_OVERLAP};
+} // namespace starfish::keys
+#endif
 
 #endif

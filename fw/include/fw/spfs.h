@@ -51,7 +51,7 @@ extern "C" {
 #define FW_SPFS_STAT_FLOW_WAITS "spfs.flow_waits"
 #define FW_SPFS_STAT_MAX_OUTSTANDING "spfs.max_outstanding"
 #define FW_SPFS_STAT_STATUS "spfs.status"
-#define FW_SPFS_STAT_REQUESTS "spfs.requests" /* IOP side */
+#define FW_SPFS_STAT_REQUESTS "spfs.requests" /* IOP side; not a configuration key */
 #define FW_SPFS_STAT_READS "spfs.reads"
 #define FW_SPFS_STAT_WRITES "spfs.writes"
 #define FW_SPFS_STAT_CACHE_HITS "spfs.cache_hits"
