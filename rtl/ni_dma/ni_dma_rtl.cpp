@@ -179,8 +179,9 @@ void NiDmaRtl::settle_read_ports() {
                                                   top_->mem_rd_addr)
                                         : 0;
     uint32_t frag_word = 0;
-    if (top_->rx_frag_rd_en && !dma_jobs_.empty()) {
-        const DmaJob &job = dma_jobs_.front();
+    const std::deque<node::NiReceiveDma::Job> &jobs = receive_dma_.jobs();
+    if (top_->rx_frag_rd_en && !jobs.empty()) {
+        const node::NiReceiveDma::Job &job = jobs.front();
         const std::vector<uint8_t> *bytes = job.arrived ? &job.fragment.bytes : ct_payload_;
         if (bytes == nullptr) {
             model_error(node_prefix() + "RTL DMA engine reads a fragment that has no bytes");
@@ -251,29 +252,31 @@ void NiDmaRtl::write_memory(uint32_t addr, const uint8_t *bytes, uint32_t len) {
 
 // What the edge produced: packet words, an offer, body bytes in memory, a finished deposit.
 void NiDmaRtl::after_edge() {
+    node::NiSendEngine::Work &tx = send_.work();
+    std::deque<node::NiReceiveDma::Job> &jobs = receive_dma_.jobs();
     if (top_->tx_head_we) {
-        if (!tx_.planned || tx_.pkt) {
+        if (!tx.planned || tx.pkt) {
             model_error(node_prefix() + "RTL DMA engine built a packet nobody asked for");
             return;
         }
         const uint32_t route = top_->tx_offer_route, length = top_->tx_offer_length;
         const int dst_router = static_cast<int>(HW_ROUTE_DEST_Y(route)) * torus_width_ +
                                static_cast<int>(HW_ROUTE_DEST_X(route));
-        if (dst_router != node_routers_[tx_.dest] ||
-            HW_LENGTH_PAYLOAD_BYTES(length) != HW_NI_FRAME_BYTES + tx_.hdr_bytes + tx_.frag) {
+        if (dst_router != node_routers_[tx.dest] ||
+            HW_LENGTH_PAYLOAD_BYTES(length) != HW_NI_FRAME_BYTES + tx.hdr_bytes + tx.frag) {
             model_error(node_prefix() + "RTL DMA engine built route flit " + std::to_string(route) +
                         " / length flit " + std::to_string(length) + " for descriptor " +
-                        std::to_string(tx_.serial));
+                        std::to_string(tx.serial));
             return;
         }
         auto pkt = std::make_unique<net::Packet>();
-        pkt->id = (static_cast<uint64_t>(node_id_) << 40) | next_packet_id_++;
+        pkt->id = (static_cast<uint64_t>(node_id_) << 40) | send_.next_packet_id()++;
         pkt->src_router = router_;
         pkt->dst_router = dst_router;
-        pkt->tag = tx_.serial << 1 | (tx_.last ? 1u : 0u);
+        pkt->tag = tx.serial << 1 | (tx.last ? 1u : 0u);
         pkt->payload.resize(HW_LENGTH_PAYLOAD_BYTES(length));
-        if (tx_.first && tx_.frag > 0) {
-            pkt->early_flits = 2 + (HW_NI_FRAME_BYTES + tx_.hdr_bytes + params_.flit_bytes - 1) /
+        if (tx.first && tx.frag > 0) {
+            pkt->early_flits = 2 + (HW_NI_FRAME_BYTES + tx.hdr_bytes + params_.flit_bytes - 1) /
                                        params_.flit_bytes;
         }
         Fill fill;
@@ -287,15 +290,15 @@ void NiDmaRtl::after_edge() {
         }
         fill.written = top_->tx_head_count;
         fills_.push_back(fill);
-        tx_.pkt = std::move(pkt);
-        tx_.planned = false;
-        if (hub_ != nullptr && tx_.frag > 0) {
-            hub_->set(sig_tx_dma_, sc_core::sc_time_stamp().value(), 1);
+        tx.pkt = std::move(pkt);
+        tx.planned = false;
+        if (trace_.on() && tx.frag > 0) {
+            trace_.tx_dma_busy(sc_core::sc_time_stamp().value(), true);
             tx_dma_traced_ = true;
         }
     }
     if (tx_dma_traced_ && !(top_->busy & 4u)) {
-        hub_->set(sig_tx_dma_, sc_core::sc_time_stamp().value(), 0);
+        trace_.tx_dma_busy(sc_core::sc_time_stamp().value(), false);
         tx_dma_traced_ = false;
     }
     if (top_->tx_body_we) {
@@ -315,7 +318,7 @@ void NiDmaRtl::after_edge() {
         std::memcpy(fill.data + 4 * index, word, std::min<uint32_t>(4, fill.bytes - 4 * index));
         ++fill.written;
     }
-    if (top_->tx_offer_valid && !offer_seen_ && tx_.pkt) {
+    if (top_->tx_offer_valid && !offer_seen_ && tx.pkt) {
         offer_seen_ = true;
         tx_kick_.notify();
     }
@@ -325,18 +328,18 @@ void NiDmaRtl::after_edge() {
         write_memory(top_->mem_wr_addr, word, top_->mem_wr_bytes);
     }
     if (top_->rx_done) {
-        if (!dma_loaded_ || dma_jobs_.empty()) {
+        if (!dma_loaded_ || jobs.empty()) {
             model_error(node_prefix() + "RTL DMA engine finished a deposit it was not given");
             return;
         }
         dma_loaded_ = false;
         const uint64_t now = sc_core::sc_time_stamp().value();
-        if (hub_ != nullptr) {
-            hub_->set(sig_rx_dma_, now, 0);
+        if (trace_.on()) {
+            trace_.rx_dma_busy(now, false);
         }
-        rx_dma_free_ps_ = now;
-        DmaJob finished = std::move(dma_jobs_.front());
-        dma_jobs_.pop_front();
+        receive_dma_.free_ps() = now;
+        node::NiReceiveDma::Job finished = std::move(jobs.front());
+        jobs.pop_front();
         core_.deposit(finished.handle, finished.fragment, false);
         load_deposit();
     }
@@ -346,28 +349,29 @@ void NiDmaRtl::after_edge() {
 
 void NiDmaRtl::tx_engine() {
     advance_to_now();
+    node::NiSendEngine::Work &tx = send_.work();
     for (;;) {
-        if (tx_.pkt) {
+        if (tx.pkt) {
             if (!offer_seen_) {
                 next_trigger(tx_kick_); // built; the offer follows its delay
                 return;
             }
-            if (!network_.try_inject(router_, tx_.pkt)) {
+            if (!network_.try_inject(router_, tx.pkt)) {
                 next_trigger(network_.injection_ready(router_));
                 return;
             }
             offer_seen_ = false;
             top_->tx_offer_taken = 1;
             input_applied(Part::Tx);
-            packet_taken();
+            send_.packet_taken();
             continue;
         }
-        if (tx_.planned) {
+        if (tx.planned) {
             next_trigger(tx_kick_); // the RTL sets the packet up
             return;
         }
-        if (!tx_.active && !take_descriptor()) {
-            next_trigger(tx_work_);
+        if (!tx.active && !send_.take_descriptor()) {
+            next_trigger(send_.work_event());
             return;
         }
         issue_tx_command();
@@ -377,27 +381,28 @@ void NiDmaRtl::tx_engine() {
 // The next packet of the descriptor: what goes in it is bookkeeping (the same
 // split as the TLM model), when it is built and offered is the RTL's.
 void NiDmaRtl::issue_tx_command() {
-    size_packet();
-    const int dst = node_routers_[tx_.dest];
+    send_.size_packet();
+    node::NiSendEngine::Work &tx = send_.work();
+    const int dst = node_routers_[tx.dest];
     top_->tx_cmd_route = HW_ROUTE_FLIT(dst % torus_width_, dst / torus_width_,
                                        router_ % torus_width_, router_ / torus_width_);
     top_->tx_cmd_setup_cycles =
-        static_cast<uint16_t>(tx_.setup_cycles + params_.packet_setup_cycles);
+        static_cast<uint16_t>(tx.setup_cycles + params_.packet_setup_cycles);
     top_->tx_cmd_src_node = static_cast<uint16_t>(node_id_);
-    top_->tx_cmd_seq = tx_.seq;
-    top_->tx_cmd_first = tx_.first;
-    top_->tx_cmd_last = tx_.last;
-    top_->tx_cmd_hdr_bytes = static_cast<uint8_t>(tx_.header_bytes);
+    top_->tx_cmd_seq = tx.seq;
+    top_->tx_cmd_first = tx.first;
+    top_->tx_cmd_last = tx.last;
+    top_->tx_cmd_hdr_bytes = static_cast<uint8_t>(tx.header_bytes);
     for (uint32_t w = 0; w < HW_NI_HDR_MAX_BYTES / 4; ++w) {
-        top_->tx_cmd_header[w] = 4 * w < tx_.header_bytes ? hw_ni_get_word(tx_.header + 4 * w) : 0;
+        top_->tx_cmd_header[w] = 4 * w < tx.header_bytes ? hw_ni_get_word(tx.header + 4 * w) : 0;
     }
-    top_->tx_cmd_body_bytes = tx_.body_bytes;
-    top_->tx_cmd_offset = tx_.offset;
-    top_->tx_cmd_frag_addr = tx_.body_addr + tx_.offset;
-    top_->tx_cmd_frag_bytes = tx_.frag;
+    top_->tx_cmd_body_bytes = tx.body_bytes;
+    top_->tx_cmd_offset = tx.offset;
+    top_->tx_cmd_frag_addr = tx.body_addr + tx.offset;
+    top_->tx_cmd_frag_bytes = tx.frag;
     top_->tx_cmd_valid = 1;
-    tx_.setup_cycles = 0;
-    tx_.planned = true;
+    tx.setup_cycles = 0;
+    tx.planned = true;
     input_applied(Part::Tx);
 }
 
@@ -449,9 +454,9 @@ void NiDmaRtl::arriving(const net::Packet &pkt) {
     if (!check_frame(pkt)) {
         return;
     }
-    const bool was_active = cut_through_.active;
+    const bool was_active = receiver_.cut_through().active;
     node::NetworkInterface::arriving(pkt);
-    if (!was_active && cut_through_.active) {
+    if (!was_active && receiver_.cut_through().active) {
         // Committed: a deposit of its first fragment may start before its tail.
         ct_payload_ = &pkt.payload;
     }
@@ -462,7 +467,8 @@ bool NiDmaRtl::deliver(net::PacketPtr &pkt) {
     if (!check_frame(*pkt)) {
         return false;
     }
-    const bool cut_through = cut_through_.active && pkt->id == cut_through_.packet_id;
+    const node::NiPacketReceiver::CutThrough &ct = receiver_.cut_through();
+    const bool cut_through = ct.active && pkt->id == ct.packet_id;
     const bool taken = node::NetworkInterface::deliver(pkt);
     if (cut_through) {
         ct_payload_ = nullptr; // its bytes moved into the fragment
@@ -471,14 +477,15 @@ bool NiDmaRtl::deliver(net::PacketPtr &pkt) {
 }
 
 void NiDmaRtl::ni_deposit_arrived(uint32_t handle, node::NiFragment &&fragment) {
-    const bool loaded_pending = dma_loaded_ && !dma_jobs_.empty() &&
-                                dma_jobs_.front().handle == handle && !dma_jobs_.front().arrived;
+    const std::deque<node::NiReceiveDma::Job> &jobs = receive_dma_.jobs();
+    const bool loaded_pending =
+        dma_loaded_ && !jobs.empty() && jobs.front().handle == handle && !jobs.front().arrived;
     node::NetworkInterface::ni_deposit_arrived(handle, std::move(fragment));
     if (loaded_pending) {
         top_->rx_tail_valid = 1;
         input_applied(Part::Tail);
-        if (hub_ != nullptr) {
-            hub_->set(sig_rx_dma_, sc_core::sc_time_stamp().value(), 1);
+        if (trace_.on()) {
+            trace_.rx_dma_busy(sc_core::sc_time_stamp().value(), true);
         }
     }
 }
@@ -490,20 +497,21 @@ void NiDmaRtl::complete_due_deposits() {
 // The next deposit, in order, once the RTL is free: it starts counting at the
 // next edge (the receive DMA starts at max(free, queued), docs/node.md).
 void NiDmaRtl::load_deposit() {
-    if (dma_loaded_ || dma_jobs_.empty() || top_->busy & (1u << 4 | 1u << 5 | 1u << 6)) {
+    const std::deque<node::NiReceiveDma::Job> &jobs = receive_dma_.jobs();
+    if (dma_loaded_ || jobs.empty() || top_->busy & (1u << 4 | 1u << 5 | 1u << 6)) {
         return;
     }
-    const DmaJob &job = dma_jobs_.front();
+    const node::NiReceiveDma::Job &job = jobs.front();
     top_->rx_load_addr = core_.body_address(job.handle) + job.fragment.body_offset;
     top_->rx_load_bytes = job.fragment.length;
-    top_->rx_load_start = job.arrived ? job.fragment.start : cut_through_.start;
+    top_->rx_load_start = job.arrived ? job.fragment.start : receiver_.cut_through().start;
     top_->rx_load_arrived = job.arrived;
     top_->rx_load_valid = 1;
     dma_loaded_ = true;
     input_applied(Part::Rx);
-    if (hub_ != nullptr && job.arrived) {
+    if (trace_.on() && job.arrived) {
         // Shown as the TLM model shows it: a fragment still arriving from its tail.
-        hub_->set(sig_rx_dma_, sc_core::sc_time_stamp().value(), 1);
+        trace_.rx_dma_busy(sc_core::sc_time_stamp().value(), true);
     }
 }
 

@@ -57,7 +57,8 @@ Node::Node(sc_core::sc_module_name name, const NodeSetup &setup, const config::C
     : sc_core::sc_module(name), setup_(setup), memory_("memory", memory_size(setup, cfg)),
       cpu_("cpu", node::NodeCpuParams::from(cfg), setup.node_id),
       ni_(make_network_interface(setup, cfg, memory_, network)),
-      irq_lines_("irq_line", HW_IRQ_LINES), bus_("bus"), memory_port_("memory_port") {
+      irq_lines_("irq_line", HW_IRQ_LINES), memory_port_("memory_port"),
+      hal_(std::make_unique<NodeHal>(identity_of(setup), cfg, cpu_, memory_)) {
     memory_port_.bind(memory_.socket);
     for (unsigned line = 0; line < HW_IRQ_LINES; ++line) {
         cpu_.irq[line](irq_lines_[line]);
@@ -67,8 +68,6 @@ Node::Node(sc_core::sc_module_name name, const NodeSetup &setup, const config::C
     attach_device("ni", HW_NI_BASE, HW_NI_SIZE, ni_->regs, &ni_->fault,
                   node::NiCore::postable_registers(), node::NiCore::postable_when_quiet_registers(),
                   ni_.get());
-    RegisterBus &bus = *this;
-    hal_ = std::make_unique<NodeHal>(identity_of(setup), cfg, cpu_, memory_, bus);
     if (setup.main != nullptr) {
         FirmwareMain main = setup.main;
         hal_t *h = hal_->handle();
@@ -89,95 +88,10 @@ void Node::attach_device(const std::string &dev_name, uint32_t base, uint32_t si
                          const std::vector<uint32_t> &postable,
                          const std::vector<uint32_t> &postable_when_quiet,
                          common::OperandPort *operands) {
-    auto words = [&](const std::vector<uint32_t> &offsets) {
-        uint64_t bits = 0;
-        for (uint32_t offset : offsets) {
-            if (offset % 4 != 0 || offset >= 256 || offset >= size) {
-                throw std::invalid_argument(std::string(name()) + ": device " + dev_name +
-                                            ": postable register offsets must be word offsets "
-                                            "below 256 inside the window");
-            }
-            bits |= uint64_t(1) << (offset / 4);
-        }
-        return bits;
-    };
-    uint64_t postable_words = words(postable);
-    uint64_t quiet_words = words(postable_when_quiet);
-    if ((postable_words & quiet_words) != 0) {
-        throw std::invalid_argument(std::string(name()) + ": device " + dev_name +
-                                    ": a register is listed as postable both always and "
-                                    "when quiet");
-    }
-    if (base < HW_DEV_BASE || size == 0 || uint64_t(base) + size > 0x100000000ull) {
-        throw std::invalid_argument(std::string(name()) + ": device " + dev_name +
-                                    " window must lie in the device region above HW_DEV_BASE");
-    }
-    for (const Window &w : windows_) {
-        if (base < w.base + w.size && w.base < base + size) {
-            throw std::invalid_argument(std::string(name()) + ": device " + dev_name +
-                                        " window overlaps " + w.name);
-        }
-    }
-    bus_.bind(regs);
-    windows_.push_back(Window{dev_name, base, size, static_cast<unsigned>(windows_.size()),
-                              postable_words, quiet_words, operands});
+    hal_->attach_device(dev_name, base, size, regs, postable, postable_when_quiet, operands);
     if (fault != nullptr) {
         fault->bind(device_faults_);
     }
-}
-
-const Node::Window *Node::window_of(uint32_t addr) const {
-    for (const Window &w : windows_) {
-        if (addr - w.base < w.size) {
-            return &w;
-        }
-    }
-    return nullptr;
-}
-
-RegisterBus::Result Node::access(bool write, uint32_t addr, uint32_t &value,
-                                 sc_core::sc_time &delay) {
-    const Window *w = window_of(addr);
-    if (w == nullptr) {
-        return Result::Unmapped;
-    }
-    // One payload for every access: constructing one allocates its extension
-    // array, and accesses never nest (b_transport does not wait).
-    tlm::tlm_generic_payload &trans = access_payload_;
-    trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-    trans.set_address(addr - w->base);
-    trans.set_data_ptr(reinterpret_cast<unsigned char *>(&value));
-    trans.set_data_length(4);
-    trans.set_streaming_width(4);
-    trans.set_byte_enable_ptr(nullptr);
-    trans.set_dmi_allowed(false);
-    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    bus_[w->socket_index]->b_transport(trans, delay);
-    return trans.is_response_ok() ? Result::Ok : Result::DeviceError;
-}
-
-bool Node::write_posted(uint32_t addr, uint32_t value) {
-    const Window *w = window_of(addr);
-    if (w == nullptr) {
-        return false;
-    }
-    if (w->operands != nullptr) {
-        return w->operands->write_operand(addr - w->base, value);
-    }
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    return access(true, addr, value, delay) == Result::Ok && delay == sc_core::SC_ZERO_TIME;
-}
-
-RegisterBus::Posting Node::posting(uint32_t addr) const {
-    const Window *w = window_of(addr);
-    if (w == nullptr || addr - w->base >= 256) {
-        return Posting::No;
-    }
-    const uint32_t word = (addr - w->base) / 4;
-    if ((w->postable_words >> word & 1) != 0) {
-        return Posting::Always;
-    }
-    return (w->quiet_words >> word & 1) != 0 ? Posting::WhenQuiet : Posting::No;
 }
 
 std::vector<uint8_t> Node::read_memory(uint32_t addr, uint32_t len) {

@@ -1,7 +1,8 @@
 #pragma once
 // A CP or IOP: CPU + node memory + DMA network interface + further register
-// devices (SCSI host adapters), with the address decode of hw/node_map.h and the
-// node's interrupt lines. Runs a firmware entry function as its first thread.
+// devices (SCSI host adapters), the HAL binding that reaches them (NodeHal: the
+// register bus with the address decode of hw/node_map.h) and the node's interrupt
+// lines. Runs a firmware entry function as its first thread.
 
 #include "fw/hal.h"
 #include "hw/config/config.h"
@@ -17,7 +18,6 @@
 #include <nlohmann/json.hpp>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/simple_initiator_socket.h>
 
 #include <map>
@@ -44,14 +44,13 @@ struct NodeSetup {
     uint32_t memory_bytes = 0;     // 0: machine.node_memory_kb
 };
 
-class Node : public sc_core::sc_module, private RegisterBus {
+class Node : public sc_core::sc_module {
 public:
     // A device may drive its line from several processes in one delta cycle (the
     // NI from the register access that moves it and from its own method; the last
     // write is the device's final level), so writers are not checked.
     using IrqLine = sc_core::sc_signal<bool, sc_core::SC_UNCHECKED_WRITERS>;
-    using TargetSocket =
-        tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
+    using TargetSocket = NodeHal::TargetSocket;
 
     Node(sc_core::sc_module_name name, const NodeSetup &setup, const config::Config &cfg,
          net::Network &network);
@@ -69,10 +68,9 @@ public:
     // offset within the window. `fault` (optional) is the device's fault port: it is
     // bound to device_faults(). Call during elaboration.
     // postable: offsets (below 256) of the registers whose writes may be posted
-    // (RegisterBus::Posting::Always; the device must guarantee what that asks);
-    // postable_when_quiet: those posted only when nothing happens before the write
-    // (RegisterBus::Posting::WhenQuiet); operands: where posted writes go, if not
-    // through regs.
+    // (the device must guarantee what that asks, NodeHal::Posting);
+    // postable_when_quiet: those posted only when nothing happens before the write;
+    // operands: where posted writes go, if not through regs.
     void attach_device(const std::string &name, uint32_t base, uint32_t size, TargetSocket &regs,
                        common::DeviceFaultPort *fault = nullptr,
                        const std::vector<uint32_t> &postable = {},
@@ -95,31 +93,13 @@ public:
     nlohmann::json stats_json() const;
 
 private:
-    struct Window {
-        std::string name;
-        uint32_t base;
-        uint32_t size;
-        unsigned socket_index;
-        uint64_t postable_words; // bit k: the register at offset 4k is postable
-        uint64_t quiet_words;    // bit k: ... postable when quiet
-        common::OperandPort *operands;
-    };
-
-    const Window *window_of(uint32_t addr) const; // nullptr: no device there
-    Result access(bool write, uint32_t addr, uint32_t &value, sc_core::sc_time &delay) override;
-    Posting posting(uint32_t addr) const override;
-    bool write_posted(uint32_t addr, uint32_t value) override;
-
     NodeSetup setup_;
     common::DeviceFaultSink device_faults_; // outlives the devices that report into it
     node::NodeMemory memory_;
     node::NodeCpu cpu_;
     std::unique_ptr<node::NetworkInterface> ni_; // ni.model: the TLM model or the RTL's wrapper
     sc_core::sc_vector<IrqLine> irq_lines_;
-    tlm_utils::multi_passthrough_initiator_socket<Node> bus_;
     tlm_utils::simple_initiator_socket<Node> memory_port_; // debug access to memory
-    std::vector<Window> windows_;
-    tlm::tlm_generic_payload access_payload_; // reused by access()
     std::unique_ptr<NodeHal> hal_;
 };
 

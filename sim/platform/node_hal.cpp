@@ -4,6 +4,7 @@
 #include "hw/node_map.h"
 
 #include <cstdio>
+#include <stdexcept>
 
 namespace starfish::platform {
 
@@ -16,11 +17,11 @@ std::string hex32(uint32_t v) {
 } // namespace
 
 NodeHal::NodeHal(const NodeIdentity &identity, const config::Config &cfg, node::NodeCpu &cpu,
-                 node::NodeMemory &memory, RegisterBus &bus)
-    : hal_{this}, identity_(identity), cfg_(cfg), cpu_(cpu), memory_(memory), bus_(bus),
+                 node::NodeMemory &memory)
+    : hal_{this}, identity_(identity), cfg_(cfg), cpu_(cpu), memory_(memory), bus_("bus"),
       allocator_(memory.size()) {
     cpu_.set_posted_sink([this](uint32_t addr, uint32_t value) {
-        if (!bus_.write_posted(addr, value)) {
+        if (!write_posted(addr, value)) {
             fail("hal_reg_write: the posted write to " + hex32(addr) +
                  " failed or took time (the device's postable registers are wrong)");
         }
@@ -125,13 +126,72 @@ void *NodeHal::mem_ptr(uint32_t addr) {
     return addr < memory_.size() ? memory_.span(addr, 0) : nullptr;
 }
 
+// ---- the register bus ------------------------------------------------------------
+
+void NodeHal::attach_device(const std::string &name, uint32_t base, uint32_t size,
+                            TargetSocket &regs, const std::vector<uint32_t> &postable,
+                            const std::vector<uint32_t> &postable_when_quiet,
+                            common::OperandPort *operands) {
+    const std::string device = "node " + std::to_string(identity_.node_id) + ": device " + name;
+    auto words = [&](const std::vector<uint32_t> &offsets) {
+        uint64_t bits = 0;
+        for (uint32_t offset : offsets) {
+            if (offset % 4 != 0 || offset >= 256 || offset >= size) {
+                throw std::invalid_argument(device +
+                                            ": postable register offsets must be word offsets "
+                                            "below 256 inside the window");
+            }
+            bits |= uint64_t(1) << (offset / 4);
+        }
+        return bits;
+    };
+    uint64_t postable_words = words(postable);
+    uint64_t quiet_words = words(postable_when_quiet);
+    if ((postable_words & quiet_words) != 0) {
+        throw std::invalid_argument(device + ": a register is listed as postable both always and "
+                                             "when quiet");
+    }
+    if (base < HW_DEV_BASE || size == 0 || uint64_t(base) + size > 0x100000000ull) {
+        throw std::invalid_argument(device +
+                                    " window must lie in the device region above HW_DEV_BASE");
+    }
+    for (const Window &w : windows_) {
+        if (base < w.base + w.size && w.base < base + size) {
+            throw std::invalid_argument(device + " window overlaps " + w.name);
+        }
+    }
+    bus_.bind(regs);
+    windows_.push_back(Window{name, base, size, static_cast<unsigned>(windows_.size()),
+                              postable_words, quiet_words, operands});
+}
+
+const NodeHal::Window *NodeHal::window_of(uint32_t addr) const {
+    for (const Window &w : windows_) {
+        if (addr - w.base < w.size) {
+            return &w;
+        }
+    }
+    return nullptr;
+}
+
+NodeHal::Posting NodeHal::Window::posting(uint32_t offset) const {
+    if (offset >= 256) {
+        return Posting::No;
+    }
+    const uint32_t word = offset / 4;
+    if ((postable_words >> word & 1) != 0) {
+        return Posting::Always;
+    }
+    return (quiet_words >> word & 1) != 0 ? Posting::WhenQuiet : Posting::No;
+}
+
 void NodeHal::register_access(bool write, uint32_t addr, uint32_t &value) {
     const char *service = write ? "hal_reg_write" : "hal_reg_read";
     cpu_.charge(cpu_.params().costs.cycles(node::register_access_charge(write)));
-    if (write && addr % 4 == 0) {
-        RegisterBus::Posting posting = bus_.posting(addr);
-        if (posting != RegisterBus::Posting::No &&
-            cpu_.post_write(addr, value, posting == RegisterBus::Posting::WhenQuiet)) {
+    const Window *w = window_of(addr);
+    if (write && addr % 4 == 0 && w != nullptr) {
+        Posting posting = w->posting(addr - w->base);
+        if (posting != Posting::No && cpu_.post_write(addr, value, posting == Posting::WhenQuiet)) {
             return; // seen by no one before the CPU reaches it (NodeCpu::post_write)
         }
     }
@@ -145,16 +205,45 @@ void NodeHal::register_access(bool write, uint32_t addr, uint32_t &value) {
              " is node memory, not a device register");
     }
     sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-    RegisterBus::Result r = bus_.access(write, addr, value, delay);
+    const bool ok = w != nullptr && transport(*w, write, addr, value, delay);
     cpu_.note_device_access();
-    if (r == RegisterBus::Result::Unmapped) {
+    if (w == nullptr) {
         fail(std::string(service) + ": address " + hex32(addr) + " maps to no device");
     }
-    if (r == RegisterBus::Result::DeviceError) {
+    if (!ok) {
         fail(std::string(service) + ": the device at " + hex32(addr) +
              " answered with an error response");
     }
     cpu_.charge_ps(delay.value());
+}
+
+bool NodeHal::transport(const Window &w, bool write, uint32_t addr, uint32_t &value,
+                        sc_core::sc_time &delay) {
+    // One payload for every access: constructing one allocates its extension
+    // array, and accesses never nest (b_transport does not wait).
+    tlm::tlm_generic_payload &trans = payload_;
+    trans.set_command(write ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
+    trans.set_address(addr - w.base);
+    trans.set_data_ptr(reinterpret_cast<unsigned char *>(&value));
+    trans.set_data_length(4);
+    trans.set_streaming_width(4);
+    trans.set_byte_enable_ptr(nullptr);
+    trans.set_dmi_allowed(false);
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    bus_[w.socket_index]->b_transport(trans, delay);
+    return trans.is_response_ok();
+}
+
+bool NodeHal::write_posted(uint32_t addr, uint32_t value) {
+    const Window *w = window_of(addr);
+    if (w == nullptr) {
+        return false;
+    }
+    if (w->operands != nullptr) {
+        return w->operands->write_operand(addr - w->base, value);
+    }
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    return transport(*w, true, addr, value, delay) && delay == sc_core::SC_ZERO_TIME;
 }
 
 uint32_t NodeHal::reg_read(uint32_t addr) {

@@ -1,17 +1,22 @@
 #pragma once
 // The binding of the firmware HAL (fw/include/fw/hal.h) to a node model: every
 // hal_* function runs on the node's NodeCpu, allocates in its NodeMemory, and
-// reaches devices through the node's register decode. `struct hal` is defined here.
+// reaches the node's devices over its register bus: the device windows of
+// hw/node_map.h and a TLM-2.0 b_transport into the device's register socket.
+// `struct hal` is defined here.
 
 #include "fw/hal.h"
 #include "hw/config/config.h"
 #include "sim/platform/fw_names.h"
 #include "sim/platform/node_allocator.h"
+#include "tlm_models/common/operand_port.h"
 #include "tlm_models/common/trace_hub.h"
 #include "tlm_models/node/node_cpu.h"
 #include "tlm_models/node/node_memory.h"
 
 #include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
 
 #include <cstdint>
 #include <map>
@@ -39,39 +44,28 @@ struct NodeIdentity {
     unsigned trial = 0;
 };
 
-// A node's device-register path (implemented by Node).
-class RegisterBus {
-public:
-    enum class Result { Ok, Unmapped, DeviceError };
-    virtual ~RegisterBus() = default;
-    // One 32-bit access at a node-physical address; delay is the device's annotation.
-    virtual Result access(bool write, uint32_t addr, uint32_t &value, sc_core::sc_time &delay) = 0;
-    // Whether a write to this word-aligned address may be posted (NodeCpu::post_write).
-    // Only an operand may be: a writable register without side effects, with no
-    // delay annotation, whose value its device reads only when a later access from
-    // the CPU triggers it.
-    enum class Posting {
-        No,
-        Always,
-        // Only while nothing can happen before the write's time (NodeCpu::post_write):
-        // for operands whose write the firmware treats as a point where interrupts
-        // are served before the code that follows it.
-        WhenQuiet
-    };
-    virtual Posting posting(uint32_t addr) const = 0;
-    // Applies a posted write (the device's OperandPort, or an access that must take
-    // no time); false if the device answered with an error.
-    virtual bool write_posted(uint32_t addr, uint32_t value) = 0;
-};
-
 class NodeHal {
 public:
+    using TargetSocket =
+        tlm::tlm_base_target_socket_b<32, tlm::tlm_fw_transport_if<>, tlm::tlm_bw_transport_if<>>;
+
+    // Built during the node's elaboration: the register bus's initiator socket
+    // ("bus") belongs to the module being built.
     NodeHal(const NodeIdentity &identity, const config::Config &cfg, node::NodeCpu &cpu,
-            node::NodeMemory &memory, RegisterBus &bus);
+            node::NodeMemory &memory);
     NodeHal(const NodeHal &) = delete;
     NodeHal &operator=(const NodeHal &) = delete;
 
     hal_t *handle() { return &hal_; }
+    // Maps a device's registers at [base, base + size) of the node's address space
+    // and binds the register bus to its socket (Node::attach_device). postable,
+    // postable_when_quiet: offsets (below 256) of the registers whose writes may be
+    // posted always or only when nothing happens before the write (Posting);
+    // operands: where posted writes go, if not through regs.
+    void attach_device(const std::string &name, uint32_t base, uint32_t size, TargetSocket &regs,
+                       const std::vector<uint32_t> &postable,
+                       const std::vector<uint32_t> &postable_when_quiet,
+                       common::OperandPort *operands);
     const NodeIdentity &identity() const { return identity_; }
     // hal_export values by name (a repeated name keeps the last value).
     const std::map<std::string, uint64_t> &exports() const { return exports_; }
@@ -116,15 +110,49 @@ public:
     [[noreturn]] void fail(const std::string &message) { cpu_.fail(message); }
 
 private:
+    // Whether a register write may be posted (NodeCpu::post_write). Only an operand
+    // may be: a writable register without side effects, with no delay annotation,
+    // whose value its device reads only when a later access from the CPU triggers it.
+    enum class Posting {
+        No,
+        Always,
+        // Only while nothing can happen before the write's time (NodeCpu::post_write):
+        // for operands whose write the firmware treats as a point where interrupts
+        // are served before the code that follows it.
+        WhenQuiet
+    };
+    // A device's register window.
+    struct Window {
+        std::string name;
+        uint32_t base;
+        uint32_t size;
+        unsigned socket_index;   // of bus_
+        uint64_t postable_words; // bit k: the register at offset 4k is postable
+        uint64_t quiet_words;    // bit k: ... postable when quiet
+        common::OperandPort *operands;
+        Posting posting(uint32_t offset) const;
+    };
+
     const config::ParamSpec &config_spec(const char *service, const char *key);
+    // hal_reg_read/hal_reg_write: the charge, posting, the CPU's catching up, the
+    // device window and the TLM access.
     void register_access(bool write, uint32_t addr, uint32_t &value);
+    const Window *window_of(uint32_t addr) const; // nullptr: no device there
+    // One b_transport into the window's device; false on an error response.
+    bool transport(const Window &w, bool write, uint32_t addr, uint32_t &value,
+                   sc_core::sc_time &delay);
+    // Applies a posted write (the device's OperandPort, or an access that must take
+    // no time); false if the device answered with an error.
+    bool write_posted(uint32_t addr, uint32_t value);
 
     hal hal_;
     const NodeIdentity identity_;
     const config::Config &cfg_;
     node::NodeCpu &cpu_;
     node::NodeMemory &memory_;
-    RegisterBus &bus_;
+    tlm_utils::multi_passthrough_initiator_socket<NodeHal> bus_;
+    std::vector<Window> windows_;
+    tlm::tlm_generic_payload payload_; // reused by transport()
     NodeAllocator allocator_;
     std::map<std::string, uint64_t> exports_;
     void *context_ = nullptr;

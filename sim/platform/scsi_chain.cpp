@@ -28,11 +28,4 @@ ScsiChain::ScsiChain(const ScsiChainSetup &setup, const ScsiChainParams &params,
     }
 }
 
-void ScsiChain::trace(sc_core::sc_trace_file *tf) {
-    bus_->trace(tf);
-    for (auto &d : disks_) {
-        d->trace(tf);
-    }
-}
-
 } // namespace starfish::platform

@@ -66,9 +66,6 @@ public:
     const storage::Hp97560Disk &disk(unsigned target) const { return *disks_.at(target); }
     unsigned disk_count() const { return static_cast<unsigned>(disks_.size()); }
 
-    // Adds the bus phase and every drive's state to a VCD file.
-    void trace(sc_core::sc_trace_file *tf);
-
 private:
     std::unique_ptr<storage::ScsiBus> bus_;
     std::unique_ptr<storage::ScsiHostAdapter> adapter_;

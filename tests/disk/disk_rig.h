@@ -9,6 +9,8 @@
 #include "hw/scsi_regs.h"
 #include "sim/parameters.h"
 #include "sim/platform/scsi_chain.h"
+#include "sim/trace/vcd_writer.h"
+#include "tlm_models/common/trace_hub.h"
 #include "tlm_models/node/node_memory.h"
 
 #include <systemc>
@@ -178,6 +180,24 @@ private:
     sc_core::sc_event done_event_;
     bool finished_ = false;
     std::string error_;
+};
+
+// The observation layer on a rig's chain with its VCD sink, as `starfish run
+// --vcd` attaches it to an IOP's chain (sim/trace/trace_session.cpp): the bus as
+// "rig.scsi", target t as "rig.disk<t>". Attach before sc_start, finish() after.
+class RigTrace {
+public:
+    RigTrace(DiskRig &rig, const std::string &vcd_path) : hub_(0, UINT64_MAX) {
+        hub_.add_sink(std::make_unique<trace::VcdWriter>(vcd_path, trace::ScopeFilter()));
+        rig.chain.bus().observe(&hub_, "rig.scsi");
+        for (unsigned t = 0; t < rig.chain.disk_count(); ++t) {
+            rig.chain.disk(t).observe(&hub_, "rig.disk" + std::to_string(t));
+        }
+    }
+    void finish() { hub_.finish(sc_core::sc_time_stamp().value()); }
+
+private:
+    trace::TraceHub hub_;
 };
 
 // Elaborates a rig, runs the scenario to the end of simulated activity, and

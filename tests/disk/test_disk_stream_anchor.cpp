@@ -11,6 +11,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,8 +27,9 @@ using Settings = std::vector<std::pair<std::string, json>>;
 // A request mix that keeps a read stream running for many tracks (so the anchor
 // moves) and interrupts it in every way the drive knows: reads that hit, skip
 // ahead through the gap, go back, and miss; a large and an immediate PRE-FETCH;
-// writes; several commands queued at once. With `trace` the drive also reports
-// to a VCD, which asks for stream positions at extra times.
+// writes; several commands queued at once. With `trace` the drive is also
+// observed (a VCD, docs/observe.md), which asks for stream positions at extra
+// times: at every mechanism transition and track boundary.
 json run_mix(bool anchor, const Settings &settings, bool trace) {
     return sim::run_isolated([anchor, settings, trace] {
         config::Config cfg = default_config();
@@ -94,18 +96,17 @@ json run_mix(bool anchor, const Settings &settings, bool trace) {
                 }
             },
             5, 0);
-        sc_core::sc_trace_file *tf = nullptr;
+        std::unique_ptr<RigTrace> observed;
         std::string vcd;
         if (trace) {
             char dir[] = "/tmp/starfish_anchor_XXXXXX";
-            vcd = std::string(::mkdtemp(dir)) + "/disk";
-            tf = sc_core::sc_create_vcd_trace_file(vcd.c_str());
-            rig.chain.trace(tf);
+            vcd = std::string(::mkdtemp(dir)) + "/disk.vcd";
+            observed = std::make_unique<RigTrace>(rig, vcd);
         }
         sc_core::sc_start();
-        if (tf != nullptr) {
-            sc_core::sc_close_vcd_trace_file(tf);
-            std::remove((vcd + ".vcd").c_str());
+        if (observed) {
+            observed->finish();
+            std::remove(vcd.c_str());
         }
         if (!rig.error().empty() || !rig.scenario_finished()) {
             throw std::runtime_error("scenario failed: " + rig.error());
@@ -179,7 +180,7 @@ BOOST_AUTO_TEST_CASE(the_anchor_switch_changes_no_result) {
             BOOST_TEST(on["stats"] == off["stats"]);
         }
     }
-    // Tracing asks for stream positions at extra times (and moves the anchor there).
+    // Observing asks for stream positions at extra times (and moves the anchor there).
     json traced_on = run_mix(true, {}, true), traced_off = run_mix(false, {}, true);
     json plain = run_mix(false, {}, false);
     BOOST_TEST(traced_on == traced_off);

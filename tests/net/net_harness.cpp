@@ -1,6 +1,8 @@
 #include "tests/net/net_harness.h"
 
 #include "sim/platform/network_factory.h"
+#include "sim/trace/vcd_writer.h"
+#include "tlm_models/common/trace_hub.h"
 #include "tlm_models/net/flit_torus.h"
 #include "tlm_models/net/packet_torus.h"
 #include "tlm_models/net/torus_base.h"
@@ -271,15 +273,17 @@ json run_scenario(const Scenario &scenario) {
     for (auto &p : bench.ports) {
         p->start();
     }
-    sc_core::sc_trace_file *vcd = nullptr;
+    // The observation layer with its VCD sink, as `starfish run --vcd` attaches it
+    // (sim/trace/trace_session.cpp): every channel.
+    std::unique_ptr<trace::TraceHub> hub;
     if (!scenario.vcd_path.empty()) {
-        vcd = sc_core::sc_create_vcd_trace_file(scenario.vcd_path.c_str());
-        vcd->set_time_unit(1, sc_core::SC_PS);
-        bench.net->trace(vcd);
+        hub = std::make_unique<trace::TraceHub>(0, UINT64_MAX);
+        hub->add_sink(std::make_unique<trace::VcdWriter>(scenario.vcd_path, trace::ScopeFilter()));
+        bench.net->observe(hub.get(), [](const std::string &) { return true; });
     }
     sc_core::sc_start(bench.net->time_of(scenario.limit_cycles), sc_core::SC_EXIT_ON_STARVATION);
-    if (vcd) {
-        sc_core::sc_close_vcd_trace_file(vcd);
+    if (hub) {
+        hub->finish(sc_core::sc_time_stamp().value());
     }
     json packets = json::array();
     if (scenario.record_packets) {

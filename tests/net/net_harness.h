@@ -40,7 +40,9 @@ struct Scenario {
     // thread is after a disk interrupt.
     uint64_t offset_ps = 0;
     bool record_packets = true; // per-packet cycles in the result
-    std::string vcd_path;       // when set, per-channel busy/VC traces go to <path>.vcd
+    // When set, the observation layer's VCD of every channel (net.r<k>.<port>: busy,
+    // pkt, vc), as `starfish run --vcd` writes it, goes to this file.
+    std::string vcd_path;
 };
 
 // Result: {"delivered": N, "expected": N, "deadlock": bool, "errors": [..],

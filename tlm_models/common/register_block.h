@@ -9,13 +9,14 @@
 // write-only one, an access that is not 32 bits wide and aligned — are reported
 // through the one callback the device supplies, and the access does nothing else.
 //
-// No SystemC: the fake HAL of the firmware tests decodes with the same block;
-// tlm_models/common/register_transport.h serves a TLM payload with it.
+// No SystemC: the fake HAL of the firmware tests decodes with the same block; a
+// device model serves its TLM-2.0 register socket with transport().
 
 #include "hw/reg_table.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <vector>
@@ -65,6 +66,15 @@ public:
     // at `offset`; reports BadAccess and returns false if it is not one register.
     bool check_access(uint64_t offset, unsigned bytes, bool byte_enables, unsigned streaming_width);
 
+    // Serves one TLM-2.0 b_transport on the register window; `offset` is the
+    // address inside the window. The access must be one aligned 32-bit word. Sets
+    // TLM_OK_RESPONSE, or for a violation (already reported to the handler)
+    // TLM_BURST_ERROR_RESPONSE (shape), TLM_ADDRESS_ERROR_RESPONSE (no register) or
+    // TLM_COMMAND_ERROR_RESPONSE (read-only / write-only). A programming error found
+    // by a handler is the device's to answer. Payload is tlm::tlm_generic_payload:
+    // a template, so that the block itself needs no SystemC.
+    template <class Payload> void transport(Payload &trans, uint64_t offset);
+
     // "TX_PUSH", "QFREE(3)", or "" for an offset that is no register.
     std::string name(uint32_t offset) const;
     // The table row of the register at `offset` (nullptr if none); *index gets the
@@ -96,5 +106,32 @@ private:
     ViolationHandler violation_;
     bool write_only_reads_zero_ = false;
 };
+
+template <class Payload> void RegisterBlock::transport(Payload &trans, uint64_t offset) {
+    using Status = decltype(trans.get_response_status()); // tlm::tlm_response_status
+    if (!check_access(offset, trans.get_data_length(), trans.get_byte_enable_ptr() != nullptr,
+                      trans.get_streaming_width())) {
+        trans.set_response_status(Status::TLM_BURST_ERROR_RESPONSE);
+        return;
+    }
+    const uint32_t off = static_cast<uint32_t>(offset);
+    uint32_t value = 0;
+    bool ok = true;
+    if (trans.is_read()) {
+        ok = read(off, value);
+        if (ok) {
+            std::memcpy(trans.get_data_ptr(), &value, 4);
+        }
+    } else if (trans.is_write()) {
+        std::memcpy(&value, trans.get_data_ptr(), 4);
+        ok = write(off, value);
+    }
+    if (ok) {
+        trans.set_response_status(Status::TLM_OK_RESPONSE);
+    } else {
+        trans.set_response_status(find(off) == nullptr ? Status::TLM_ADDRESS_ERROR_RESPONSE
+                                                       : Status::TLM_COMMAND_ERROR_RESPONSE);
+    }
+}
 
 } // namespace starfish::common

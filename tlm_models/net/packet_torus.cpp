@@ -311,7 +311,7 @@ void PacketTorus::accept(int router, Injection &&inj) {
     ++live_worms_;
     queues_[router].push_back(w);
     // Alone in the network: nothing can meet it before the next packet is offered.
-    const bool alone = live_worms_ == 1 && events_.empty() && !tracing();
+    const bool alone = live_worms_ == 1 && events_.empty() && !observed();
     if (alone && run_ahead_->begin(*w)) {
         return;
     }

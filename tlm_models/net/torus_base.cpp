@@ -176,27 +176,6 @@ TorusBase::Delivery TorusBase::deliver(int router, PacketPtr &pkt, const Injecti
     return Delivery::Accepted;
 }
 
-void TorusBase::trace(sc_core::sc_trace_file *tf) {
-    if (tf == nullptr) {
-        return;
-    }
-    int n = topo_.channel_count();
-    if (!tracing_) {
-        trace_busy_ = std::make_unique<bool[]>(n);
-        trace_vc_ = std::make_unique<int[]>(n);
-        for (int ch = 0; ch < n; ++ch) {
-            trace_busy_[ch] = false;
-            trace_vc_[ch] = -1;
-        }
-        tracing_ = true;
-    }
-    for (int ch = 0; ch < n; ++ch) {
-        std::string base = std::string(name()) + "." + topo_.channel_name(ch);
-        sc_core::sc_trace(tf, trace_busy_[ch], base + ".busy");
-        sc_core::sc_trace(tf, trace_vc_[ch], base + ".vc");
-    }
-}
-
 std::unique_ptr<TorusBase> make_torus_network(const char *name, const NetParams &params,
                                               uint64_t seed, uint64_t trial) {
     if (params.model == "flit") {

@@ -1,7 +1,7 @@
 #pragma once
 // What the packet-level torus (packet_torus.h) and the flit-level reference
 // (flit_torus.h) share: the net::Network local-port semantics, injection
-// queues and timing noise, endpoint calls, statistics and trace variables. The two
+// queues and timing noise, endpoint calls, statistics and observation. The two
 // engines differ only in how they compute when flits cross channels, so everything
 // an endpoint can observe goes through this class and happens at the same point of
 // a cycle in both.
@@ -52,13 +52,11 @@ public:
     const TorusTopology &topology() const { return topo_; }
     const NetStats &stats() const { return stats_; }
     nlohmann::json stats_json() const { return stats_.to_json(topo_, params_.cycle_ps()); }
-    // Adds per-channel signals to a VCD: <channel>.busy (a flit crosses this
-    // cycle) and <channel>.vc (the VC it belongs to, -1 when idle). Costs nothing
-    // unless called.
-    void trace(sc_core::sc_trace_file *tf);
     // Reports every channel (busy, packet, VC) whose scope ("net.r7.E", a router
     // port) `want` accepts, and every packet's injection and delivery, to
-    // `hub` (docs/observe.md). Turns the run-ahead off, as trace() does.
+    // `hub` (docs/observe.md). Turns the packet engine's run-ahead off: records are
+    // made at their simulated time. Costs one pointer test per channel change
+    // unless called.
     void observe(trace::TraceHub *hub, const std::function<bool(const std::string &)> &want);
     int64_t now_cycle() const;
     // Host work done so far, for speed figures: scheduled events for the packet
@@ -109,10 +107,12 @@ protected:
     }
     // A channel's statistics (the packet engine's run-ahead saves and restores them).
     ChannelStats &channel_stats(int channel) { return stats_.channels[channel]; }
-    bool tracing() const { return tracing_; }
+    // Whether the observation layer watches the network (observe()): the engines
+    // then report every channel change at its cycle (no run-ahead).
+    bool observed() const { return hub_ != nullptr; }
     void trace_channel(int channel, bool busy, int vc, uint64_t packet = 0) {
-        if (tracing_) {
-            record_channel(channel, busy, vc, packet); // out of line: engines stay small
+        if (hub_ != nullptr) {
+            observe_channel(channel, busy, vc, packet); // out of line: engines stay small
         }
     }
 
@@ -129,11 +129,7 @@ private:
     std::vector<int> delivering_; // router whose endpoint is inside deliver(), else -1
     std::vector<bool> ready_during_deliver_;
     NetStats stats_;
-    bool tracing_ = false;
-    std::unique_ptr<bool[]> trace_busy_;
-    std::unique_ptr<int[]> trace_vc_;
     // Observation (null hub_: off).
-    void record_channel(int channel, bool busy, int vc, uint64_t packet);
     void observe_channel(int channel, bool busy, int vc, uint64_t packet);
     void observe_packet(trace::Direction dir, int router, uint64_t id, int src, int dst,
                         uint32_t flits);

@@ -8,8 +8,7 @@ namespace starfish::net {
 
 void TorusBase::observe(trace::TraceHub *hub,
                         const std::function<bool(const std::string &)> &want) {
-    hub_ = hub;
-    tracing_ = true; // no run-ahead: records are made at their simulated time
+    hub_ = hub; // observed(): no run-ahead, records are made at their simulated time
     int n = topo_.channel_count();
     observed_.assign(static_cast<size_t>(n), ObservedChannel{});
     using trace::SignalKind;
@@ -25,16 +24,6 @@ void TorusBase::observe(trace::TraceHub *hub,
         o.busy = hub->signal({scope, "busy", SignalKind::Bit, 1, TimelineRole::None, ""});
         o.packet = hub->signal({scope, "pkt", SignalKind::Int, 64, TimelineRole::None, ""}, none);
         o.vc = hub->signal({scope, "vc", SignalKind::Int, 4, TimelineRole::None, ""}, none);
-    }
-}
-
-void TorusBase::record_channel(int channel, bool busy, int vc, uint64_t packet) {
-    if (trace_busy_) {
-        trace_busy_[channel] = busy;
-        trace_vc_[channel] = busy ? vc : -1;
-    }
-    if (hub_ != nullptr) {
-        observe_channel(channel, busy, vc, packet);
     }
 }
 

@@ -1,6 +1,5 @@
 #include "tlm_models/node/network_interface.h"
 
-#include "tlm_models/common/register_transport.h"
 #include "tlm_models/common/sim_time.h"
 
 #include <stdexcept>
@@ -61,7 +60,7 @@ void NetworkInterface::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_
     complete_due_deposits();
     access_offset_ = static_cast<uint32_t>(trans.get_address());
     access_failed_ = false;
-    common::transport_registers(core_.registers(), trans, trans.get_address());
+    core_.registers().transport(trans, trans.get_address());
     if (access_failed_) {
         // The access that caused the error fails, so the firmware stops right there.
         trans.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);

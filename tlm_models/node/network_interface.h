@@ -38,7 +38,6 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include <cstdint>
-#include <deque>
 #include <string>
 #include <vector>
 
@@ -106,12 +105,9 @@ public:
 
 protected:
     // The internals are open to the RTL DMA engine's wrapper (rtl/ni_dma/ni_dma_rtl.h),
-    // which replaces the virtual send engine, receive DMA and interrupt driver and
-    // keeps everything else.
-    using CutThrough = NiPacketReceiver::CutThrough;
-    using DmaJob = NiReceiveDma::Job;
-    using TxWork = NiSendEngine::Work;
-
+    // which replaces the virtual send engine, receive DMA and interrupt driver with
+    // the Verilog's, works on the parts' state (send_.work(), receive_dma_.jobs(),
+    // receiver_.cut_through(), trace_) and keeps everything else.
     void b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &delay);
     // A posted write to one of NiCore::postable_registers() (common::OperandPort).
     bool write_operand(uint32_t offset, uint32_t value) override;
@@ -136,9 +132,6 @@ protected:
     // The engines are methods (docs/node.md, "Order within a cycle"): device work
     // due at a time is done before any firmware thread runs at that time.
     virtual void tx_engine();
-    bool take_descriptor() { return send_.take_descriptor(); }
-    void size_packet() { send_.size_packet(); }
-    void packet_taken() { send_.packet_taken(); }
 
     void rx_dma_engine();
     // Completes every deposit due by now, in order, and arms the engine for the next.
@@ -167,17 +160,6 @@ protected:
     NiPacketReceiver receiver_;
     NiReceiveDma receive_dma_;
     NiIrqBatch irq_batch_;
-
-    // The RTL seam: the parts' state under the names the RTL wrapper works on.
-    TxWork &tx_ = send_.work();
-    uint64_t &next_packet_id_ = send_.next_packet_id();
-    sc_core::sc_event &tx_work_ = send_.work_event();
-    std::deque<DmaJob> &dma_jobs_ = receive_dma_.jobs();
-    uint64_t &rx_dma_free_ps_ = receive_dma_.free_ps();
-    const CutThrough &cut_through_ = receiver_.cut_through();
-    trace::TraceHub *const &hub_ = trace_.hub();
-    const uint32_t &sig_tx_dma_ = trace_.tx_dma_signal();
-    const uint32_t &sig_rx_dma_ = trace_.rx_dma_signal();
 
     sc_core::sc_event irq_update_;
     // What drive_irqs wrote last, and in which delta cycle.

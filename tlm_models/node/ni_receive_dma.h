@@ -44,8 +44,8 @@ public:
     const sc_core::sc_event &due() const { return due_; }
     std::size_t queued() const { return jobs_.size(); }
 
-    // The RTL DMA engine's wrapper times the deposits itself and works on this
-    // state (NetworkInterface's RTL seam).
+    // The RTL DMA engine's wrapper (rtl/ni_dma/ni_dma_rtl.h) times the deposits
+    // itself and works on this state.
     std::deque<Job> &jobs() { return jobs_; }
     uint64_t &free_ps() { return free_ps_; }
 

@@ -73,8 +73,8 @@ public:
     uint64_t packets_sent() const { return packets_sent_; }
     uint64_t body_bytes_sent() const { return body_bytes_sent_; }
 
-    // The RTL DMA engine's wrapper times the packets itself and works on this
-    // state (NetworkInterface's RTL seam).
+    // The RTL DMA engine's wrapper (rtl/ni_dma/ni_dma_rtl.h) times the packets
+    // itself and works on this state.
     Work &work() { return work_; }
     uint64_t &next_packet_id() { return next_packet_id_; }
     sc_core::sc_event &work_event() { return work_event_; }

@@ -32,10 +32,10 @@ public:
                           uint32_t body_bytes, uint32_t rx_records);
     void rx_ring(uint64_t now, uint32_t rx_records);
 
-    // For the RTL DMA engine's wrapper, which stamps the DMA signals itself.
-    trace::TraceHub *const &hub() const { return hub_; }
-    const uint32_t &tx_dma_signal() const { return sig_tx_dma_; }
-    const uint32_t &rx_dma_signal() const { return sig_rx_dma_; }
+    // A DMA engine's signal from `now` on, for the RTL DMA engine's wrapper, which
+    // knows its engines' spans only as they happen.
+    void tx_dma_busy(uint64_t now, bool busy) { hub_->set(sig_tx_dma_, now, busy ? 1 : 0); }
+    void rx_dma_busy(uint64_t now, bool busy) { hub_->set(sig_rx_dma_, now, busy ? 1 : 0); }
 
 private:
     const int node_id_;

@@ -534,16 +534,10 @@ ScsiBusStep Hp97560Disk::bus_phase_done(uint32_t, uint64_t now) {
                             " bytes=" + std::to_string(result_.transferred));
         }
         host->command_complete(target_id_, result_, now);
-        if (tracing_) {
-            update_trace(now);
-        }
         return ScsiBusStep::release();
     }
     case Connection::Message:
         conn_ = Connection::None;
-        if (tracing_) {
-            update_trace(now);
-        }
         return ScsiBusStep::release();
     case Connection::None:
         break;
@@ -587,16 +581,12 @@ void Hp97560Disk::on_wake() {
     } else if (cmd_.active && cmd_.state == CmdState::Waiting) {
         next = cmd_.ready_at;
     }
-    if (tracing_) {
-        update_trace(now);
-        next = std::min(next, next_mech_transition(now));
-    }
     if (next != kNever) {
         wake_at(next);
     }
 }
 
-// ---- statistics and tracing ------------------------------------------------------------------
+// ---- statistics ------------------------------------------------------------------
 
 DiskStats Hp97560Disk::stats() const {
     uint64_t now = sc_core::sc_time_stamp().value();

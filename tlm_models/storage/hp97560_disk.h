@@ -85,8 +85,6 @@ public:
     void set_media_log(bool on) { media_log_on_ = on; }
     std::vector<MediaOp> media_log() const;
 
-    // VCD: mechanism state (MechState), command state (CmdState), cylinder.
-    void trace(sc_core::sc_trace_file *tf);
     // Reports the mechanism state, cylinder, head, command state, cache fill and
     // queued media writes to `hub` under `scope`, and commands, cache hits and
     // positionings to the transaction log (docs/observe.md). Before sc_start.
@@ -160,8 +158,7 @@ private:
     // First sector of [s, e) not in the cache at `now` (e if all are).
     uint32_t first_uncovered(uint32_t s, uint32_t e, uint64_t now) const;
 
-    // Trace helpers.
-    void update_trace(uint64_t now);
+    // Observation helpers: the mechanism's state and its next change, from the plan.
     MechState mech_state_at(uint64_t t, uint32_t &track) const; // from the current plan
     uint64_t next_mech_transition(uint64_t now) const;
 
@@ -195,10 +192,6 @@ private:
     std::vector<MediaOp> media_log_;
     uint64_t events_ = 0;
 
-    bool tracing_ = false;
-    int mech_trace_ = 0;
-    int cmd_trace_ = 0;
-    int cylinder_trace_ = 0;
     sc_core::sc_event wake_;
 
     // Observation (null hub_: off).

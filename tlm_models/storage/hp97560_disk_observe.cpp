@@ -1,7 +1,7 @@
 // The HP 97560's observation, apart from the drive it watches (hp97560_disk.cpp):
-// the media log for tests, the VCD signals (mechanism state, command state,
-// cylinder), and the transaction-log and timeline entries of docs/observe.md, all
-// computed from the drive's state without changing it.
+// the media log for tests and the signals, transaction-log and timeline entries of
+// docs/observe.md (mechanism state, cylinder, head, command state, cache fill,
+// queued writes), all computed from the drive's state without changing it.
 #include "tlm_models/storage/hp97560_disk.h"
 
 #include <algorithm>
@@ -18,22 +18,6 @@ std::vector<MediaOp> Hp97560Disk::media_log() const {
     std::stable_sort(log.begin(), log.end(),
                      [](const MediaOp &a, const MediaOp &b) { return a.start_ps < b.start_ps; });
     return log;
-}
-
-void Hp97560Disk::trace(sc_core::sc_trace_file *tf) {
-    tracing_ = true;
-    std::string base = name();
-    sc_core::sc_trace(tf, mech_trace_, base + ".state");
-    sc_core::sc_trace(tf, cmd_trace_, base + ".command");
-    sc_core::sc_trace(tf, cylinder_trace_, base + ".cylinder");
-}
-
-void Hp97560Disk::update_trace(uint64_t now) {
-    uint32_t track = 0;
-    MechState state = mech_state_at(now, track);
-    mech_trace_ = static_cast<int>(state);
-    cylinder_trace_ = static_cast<int>(geom_.cylinder_of_track(track));
-    cmd_trace_ = static_cast<int>(conn_ != Connection::None ? CmdState::Connected : cmd_.state);
 }
 
 Hp97560Disk::MechState Hp97560Disk::mech_state_at(uint64_t now, uint32_t &track) const {

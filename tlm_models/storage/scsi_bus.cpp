@@ -68,11 +68,6 @@ ScsiBusStats ScsiBus::stats() const {
     return s;
 }
 
-void ScsiBus::trace(sc_core::sc_trace_file *tf) {
-    tracing_ = true;
-    sc_core::sc_trace(tf, phase_trace_, std::string(name()) + ".phase");
-}
-
 void ScsiBus::wake_at(uint64_t t) {
     uint64_t now = sc_core::sc_time_stamp().value();
     if (t <= now) {
@@ -92,11 +87,9 @@ void ScsiBus::on_wake() {
         if (next.phase == ScsiPhase::Free) {
             stats_.busy_ps += now - tenure_start_;
             owner_ = nullptr;
-            step_phase_ = ScsiPhase::Free;
             if (hub_ != nullptr) {
                 observe_phase(ScsiPhase::Free, now);
             }
-            phase_trace_ = static_cast<int>(ScsiPhase::Free);
         } else {
             start_step(next, now);
         }
@@ -105,13 +98,7 @@ void ScsiBus::on_wake() {
         grant_next(now);
     }
     if (owner_ != nullptr) {
-        if (tracing_ && now < arbitration_end_) {
-            phase_trace_ = static_cast<int>(ScsiPhase::Arbitration);
-            wake_at(arbitration_end_);
-        } else {
-            phase_trace_ = static_cast<int>(step_phase_);
-            wake_at(step_end_);
-        }
+        wake_at(step_end_);
     }
 }
 
@@ -141,18 +128,16 @@ void ScsiBus::grant_next(uint64_t now) {
     if (first.phase == ScsiPhase::Free) {
         throw std::logic_error(std::string(name()) + ": a bus client won arbitration and released");
     }
-    arbitration_end_ = now + params_.arbitration_ps;
     if (hub_ != nullptr) {
         observe_phase(ScsiPhase::Arbitration, now);
     }
-    start_step(first, arbitration_end_);
+    start_step(first, now + params_.arbitration_ps);
 }
 
 void ScsiBus::start_step(const ScsiBusStep &step, uint64_t start) {
     if (step.owner != nullptr) {
         owner_ = step.owner;
     }
-    step_phase_ = step.phase;
     step_end_ = start + step.duration_ps;
     if (hub_ != nullptr) {
         observe_phase(step.phase, start);

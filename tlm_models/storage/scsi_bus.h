@@ -9,7 +9,7 @@
 // The bus is timing only: each phase is a duration chosen by the tenure's owner
 // when the previous step ends (ScsiBusClient). Data moves between the drive and
 // node memory by direct pointers at the end of a data phase (ScsiInitiator).
-// Events: one per phase end (plus one at the end of arbitration when tracing).
+// Events: one per phase end (arbitration ends inside the first step's wait).
 
 #include "tlm_models/common/trace_hub.h"
 #include "tlm_models/storage/scsi_bus_params.h"
@@ -24,7 +24,7 @@
 
 namespace starfish::storage {
 
-// Bus phases, as traced (numeric values appear in VCD files).
+// Bus phases (the observation layer shows them by phase_name).
 enum class ScsiPhase : int {
     Free = 0,
     Arbitration = 1, // arbitration, (re)selection, IDENTIFY
@@ -127,13 +127,9 @@ public:
     static constexpr int kInitiatorPriority = 1 << 20;
 
     bool busy() const { return owner_ != nullptr; }
-    ScsiPhase phase() const { return static_cast<ScsiPhase>(phase_trace_); }
     ScsiBusStats stats() const;
     uint64_t events() const { return events_; }
 
-    // Adds the bus phase (ScsiPhase value) to a VCD file; switches on the extra
-    // event at the end of each arbitration so the trace shows it.
-    void trace(sc_core::sc_trace_file *tf);
     // Reports the phase and the tenure's owner ("host", "disk<target>") to `hub`
     // under `scope`, and each phase to the transaction log (docs/observe.md).
     void observe(trace::TraceHub *hub, const std::string &scope);
@@ -159,10 +155,6 @@ private:
     uint32_t token_ = 0;
     uint64_t tenure_start_ = 0;
     uint64_t step_end_ = 0;
-    uint64_t arbitration_end_ = 0; // tracing only
-    ScsiPhase step_phase_ = ScsiPhase::Free;
-    bool tracing_ = false;
-    int phase_trace_ = 0;
     ScsiBusStats stats_;
     uint64_t events_ = 0;
     sc_core::sc_event wake_;

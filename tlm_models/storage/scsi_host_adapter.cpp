@@ -2,7 +2,6 @@
 
 #include "hw/node_map.h"
 #include "hw/scsi_regs.h"
-#include "tlm_models/common/register_transport.h"
 
 #include <cstdio>
 #include <cstring>
@@ -292,7 +291,7 @@ void ScsiHostAdapter::command_complete(unsigned target, const ScsiResult &r, uin
 
 void ScsiHostAdapter::b_transport(tlm::tlm_generic_payload &trans, sc_core::sc_time &) {
     access_failed_ = false;
-    common::transport_registers(regs_, trans, trans.get_address() & (HW_SCSI_STRIDE - 1));
+    regs_.transport(trans, trans.get_address() & (HW_SCSI_STRIDE - 1));
     // The access that caused a programming error fails, so the firmware stops there
     // (violations of the register block already carry their own error response).
     if (access_failed_ && trans.is_response_ok()) {
