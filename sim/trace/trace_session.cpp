@@ -98,10 +98,14 @@ void check_request(const TraceRequest &req, const platform::MachineShape &shape)
             }
         }
     }
-    if ((!req.components.empty() || req.from_ps != 0 || req.to_ps != UINT64_MAX) &&
-        req.vcd_path.empty() && req.timeline_path.empty()) {
-        throw std::invalid_argument(
-            "--trace, --trace-from and --trace-to need --vcd or --timeline");
+    const bool signals = !req.vcd_path.empty() || !req.timeline_path.empty();
+    if (!req.components.empty() && !signals) {
+        throw std::invalid_argument("--trace needs --vcd or --timeline (the log selects its "
+                                    "components with --log-components)");
+    }
+    // The window bounds every sink, the transaction log included.
+    if ((req.from_ps != 0 || req.to_ps != UINT64_MAX) && !signals && req.log_path.empty()) {
+        throw std::invalid_argument("--trace-from and --trace-to need --vcd, --log or --timeline");
     }
     if (!req.log_components.empty() && req.log_path.empty()) {
         throw std::invalid_argument("--log-components needs --log");

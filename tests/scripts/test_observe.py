@@ -164,6 +164,12 @@ def check_log(starfish, tmp):
     run(starfish, tmp, "--log", only, "--log-components", "iop1.disk0")
     comps = {LOG_LINE.match(ln.rstrip("\n")).group(3) for ln in open(only)}
     assert comps == {"iop1.disk0"}, comps
+    # The window bounds the log too: no record outside [from, to].
+    window = os.path.join(tmp, "window.log")
+    run(starfish, tmp, "--log", window, "--trace-from", "1ms", "--trace-to", "3ms")
+    times = [float(LOG_LINE.match(ln.rstrip("\n")).group(2)) for ln in open(window)]
+    assert times, "the windowed log is empty"
+    assert 0.001 <= min(times) and max(times) <= 0.003, (min(times), max(times))
     print(f"log: {sum(counts.values())} lines, {counts}")
 
 
@@ -234,7 +240,10 @@ def check_options(starfish, tmp):
         (["--timeline", "/proc/nonexistent/t.json"],
          "--timeline '/proc/nonexistent/t.json': the directory '/proc/nonexistent' does not exist"),
         (["--vcd", os.path.join(tmp, "a.vcd"), "--trace-to", "soon"], "--trace-to 'soon'"),
-        (["--trace", "cp0"], "need --vcd or --timeline"),
+        (["--trace", "cp0"], "--trace needs --vcd or --timeline"),
+        (["--log", os.path.join(tmp, "a.log"), "--trace", "cp0"],
+         "--trace needs --vcd or --timeline"),
+        (["--trace-from", "1ms"], "--trace-from and --trace-to need --vcd, --log or --timeline"),
         (["--vcd", os.path.join(tmp, "a.vcd"), "--trace", "net.r3.up"], "unknown component 'net.r3.up'"),
     ]
     for extra, message in cases:
