@@ -28,8 +28,9 @@ import subprocess
 import sys
 import tempfile
 
+from source_files import source_files
+
 TOPS = ("hw", "fw", "tlm_models", "rtl", "sim", "bench")
-SOURCE_EXT = (".h", ".hpp", ".c", ".cpp", ".cc", ".in")
 ALLOW_MARK = "not a configuration key"
 KEY_TYPES = r"(?:config::)?(?:Int|Real|Bool|String)Key"
 # What stands right before a declaring literal (the literal's first piece).
@@ -128,35 +129,25 @@ def string_literals(text):
 def scan(root, keys):
     """Returns (declarations {key: [where]}, misuses [(where, key)])."""
     declared, misuses = {}, []
-    for top in TOPS:
-        base = os.path.join(root, top)
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(filenames):
-                if not name.endswith(SOURCE_EXT):
-                    continue
-                path = os.path.join(dirpath, name)
-                rel = os.path.relpath(path, root).replace(os.sep, "/")
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    text = f.read()
-                lines = text.split("\n")
-                for value, start in string_literals(text):
-                    if value not in keys:
-                        continue
-                    line = text.count("\n", 0, start) + 1
-                    where = f"{rel}:{line}"
-                    if ALLOW_MARK in lines[line - 1]:
-                        continue
-                    before = text[text.rfind("\n", 0, text.rfind("\n", 0, start)) + 1:start]
-                    const = CONST_DECL.search(before)
-                    macro = MACRO_DECL.search(before)
-                    if const and const.group(1) != value.replace(".", "_"):
-                        misuses.append((where, value, f"constant {const.group(1)} should be "
-                                        f"named {value.replace('.', '_')}"))
-                    if const or macro:
-                        declared.setdefault(value, []).append(where)
-                    else:
-                        misuses.append((where, value, None))
+    for rel, text in source_files(root, TOPS):
+        lines = text.split("\n")
+        for value, start in string_literals(text):
+            if value not in keys:
+                continue
+            line = text.count("\n", 0, start) + 1
+            where = f"{rel}:{line}"
+            if ALLOW_MARK in lines[line - 1]:
+                continue
+            before = text[text.rfind("\n", 0, text.rfind("\n", 0, start)) + 1:start]
+            const = CONST_DECL.search(before)
+            macro = MACRO_DECL.search(before)
+            if const and const.group(1) != value.replace(".", "_"):
+                misuses.append((where, value, f"constant {const.group(1)} should be "
+                                f"named {value.replace('.', '_')}"))
+            if const or macro:
+                declared.setdefault(value, []).append(where)
+            else:
+                misuses.append((where, value, None))
     return declared, misuses
 
 

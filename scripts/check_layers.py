@@ -21,6 +21,8 @@ import os
 import re
 import sys
 
+from source_files import source_files
+
 # Folder (relative to the source tree) -> group; the longest matching prefix wins.
 GROUPS = {
     "hw": "contracts",
@@ -51,7 +53,6 @@ LAYER_NAME = {
     "command": "command (sim/)",
     "tests": "tests",
 }
-SOURCE_EXT = (".h", ".hpp", ".c", ".cpp", ".cc", ".in")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -74,31 +75,20 @@ def allowed(src_group, dst_group):
 
 def check_includes(root):
     problems = []
-    for top in sorted(GROUPS):
-        base = os.path.join(root, top)
-        if not os.path.isdir(base) or "/" in top:
-            continue
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-            for name in sorted(filenames):
-                if not name.endswith(SOURCE_EXT):
-                    continue
-                path = os.path.join(dirpath, name)
-                rel = os.path.relpath(path, root)
-                src = group_of(rel)
-                with open(path, encoding="utf-8", errors="replace") as f:
-                    text = f.read()
-                for match in INCLUDE.finditer(text):
-                    inc = match.group(1)
-                    # Only project paths name a layer; "x.h" beside the file does not.
-                    if "/" not in inc or not os.path.exists(os.path.join(root, inc)):
-                        continue
-                    dst = group_of(inc)
-                    if not allowed(src, dst):
-                        line = text.count("\n", 0, match.start()) + 1
-                        problems.append(
-                            f"{rel}:{line}: {LAYER_NAME[src]} includes {inc}, "
-                            f"a header of {LAYER_NAME[dst]}")
+    tops = [top for top in sorted(GROUPS) if "/" not in top]
+    for rel, text in source_files(root, tops):
+        src = group_of(rel)
+        for match in INCLUDE.finditer(text):
+            inc = match.group(1)
+            # Only project paths name a layer; "x.h" beside the file does not.
+            if "/" not in inc or not os.path.exists(os.path.join(root, inc)):
+                continue
+            dst = group_of(inc)
+            if not allowed(src, dst):
+                line = text.count("\n", 0, match.start()) + 1
+                problems.append(
+                    f"{rel}:{line}: {LAYER_NAME[src]} includes {inc}, "
+                    f"a header of {LAYER_NAME[dst]}")
     return problems
 
 
