@@ -91,13 +91,13 @@ public:
     void observe(trace::TraceHub *hub, const std::string &scope);
     uint64_t events() const { return events_; }
 
-    enum class MechState : int { Idle = 0, Seek = 1, Rotate = 2, Read = 3, Write = 4 };
-    enum class CmdState : int {
-        None = 0,
-        Overhead = 1, // controller decoding the command (bus free)
-        Waiting = 2,  // for data, buffer room or the media (bus free)
-        WantBus = 3,  // asked for the bus to reselect
-        Connected = 4
+    enum class MechState { Idle, Seek, Rotate, Read, Write };
+    enum class CmdState {
+        None,
+        Overhead, // controller decoding the command (bus free)
+        Waiting,  // for data, buffer room or the media (bus free)
+        WantBus,  // asked for the bus to reselect
+        Connected
     };
 
     // ScsiTarget / ScsiBusClient
