@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""Two-phase I/O's permutation, the paper's against the model's (docs/calibration.md,
+issue 32 item 4).
+
+A 2PIO cell is its I/O phase (SPFS reading `rb` or writing `wb`, the conforming
+distribution, the same transfer in every cell) plus the permutation, so the paper's
+permutation time is the 2PIO cell's time minus the SPFS `rb` (reads) or `wb`
+(writes) cell's, both from sim/calibration/published_final.csv (time = volume /
+throughput; `ra` delivers the file to all 16 CPs, 16 x 10 MB). The model's is the
+`permute_phase_s` statistic (the slowest CP), from `starfish run` of each cell.
+
+The remote bytes (what crosses the network) are the permuted bytes times the share
+of remote pieces; in the 8192-byte patterns every piece of a cell has the same size,
+so the share of pieces is the share of bytes. Rates are MB/s with MB = 2^20 bytes,
+as in the paper.
+
+    scripts/permutation_rates.py build/sim/starfish [--layout contiguous]
+        [--patterns rc,rbb,...] [--trials 1] [--set key=value ...]
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TABLE = os.path.join(ROOT, "sim", "calibration", "published_final.csv")
+MIB = 1 << 20
+FILE_MB = 10
+CPS = 16
+READS = ["rc", "rcc", "rcb", "rcn", "rbb", "rbc", "rnb", "rn", "ra"]
+WRITES = ["wc", "wcc", "wcb", "wcn", "wbb", "wbc", "wnb", "wn"]
+
+
+def load_published(path=TABLE):
+    pub = {}
+    with open(path) as f:
+        for r in csv.DictReader(f):
+            pub[(r["layout"], r["method"], int(r["record"]), r["pattern"])] = float(r["mbps"])
+    return pub
+
+
+def delivered_mb(pattern):
+    """MB a run delivers: `ra` gives the whole file to every CP."""
+    return CPS * FILE_MB if pattern == "ra" else FILE_MB
+
+
+def paper_permutation_s(pub, layout, pattern, record=8192):
+    """The published 2PIO cell's time minus its I/O phase (SPFS rb or wb), seconds."""
+    io_pattern = "wb" if pattern.startswith("w") else "rb"
+    two_phase = delivered_mb(pattern) / pub[(layout, "2pio", record, pattern)]
+    io_phase = FILE_MB / pub[(layout, "spfs", record, io_pattern)]
+    return two_phase - io_phase
+
+
+def model_permutation(starfish, layout, pattern, trials, extra_sets):
+    """(permute_phase_s mean over trials, remote bytes) of the model's cell."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "cell.json")
+        cmd = [starfish, "run", "--set", "fs.kind=2pio", "--set", f"workload.pattern={pattern}",
+               "--set", "workload.record_bytes=8192", "--set", f"workload.layout={layout}",
+               "--set", f"workload.trials={trials}", "--json", out]
+        for s in extra_sets:
+            cmd += ["--set", s]
+        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        if done.returncode != 0:
+            sys.exit(f"{pattern}: starfish run failed ({done.returncode}):\n{done.stderr}")
+        with open(out) as f:
+            doc = json.load(f)
+    perms, remotes = [], []
+    for t in doc["trials"]:
+        fs = t["fs"]
+        pieces = fs["remote_pieces"] + fs["local_pieces"]
+        perms.append(fs["permute_phase_s"]["max"])
+        remotes.append(fs["bytes_permuted"] * fs["remote_pieces"] / pieces if pieces else 0)
+    return sum(perms) / len(perms), sum(remotes) / len(remotes)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("starfish", help="path of the starfish binary")
+    ap.add_argument("--layout", default="contiguous", choices=["contiguous", "random-blocks"])
+    ap.add_argument("--patterns", default=",".join(READS + WRITES),
+                    help="comma-separated 8192-byte 2PIO patterns (default: all but rb, wb)")
+    ap.add_argument("--trials", type=int, default=1)
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="passed to every model run")
+    args = ap.parse_args()
+    pub = load_published()
+    print("| cell | paper ms | remote MB | paper MB/s | model ms | model MB/s |")
+    print("|---|---|---|---|---|---|")
+    for pattern in args.patterns.split(","):
+        if pattern not in READS + WRITES:
+            sys.exit(f"--patterns: {pattern!r} is not one of {', '.join(READS + WRITES)}")
+        paper_s = paper_permutation_s(pub, args.layout, pattern)
+        model_s, remote = model_permutation(args.starfish, args.layout, pattern, args.trials, args.set)
+        mb = remote / MIB
+        print(f"| `{pattern}` | {paper_s * 1e3:.1f} | {mb:.2f} | {mb / paper_s:.0f} | "
+              f"{model_s * 1e3:.1f} | {mb / model_s:.0f} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""CTest check of scripts/permutation_rates.py (docs/calibration.md, item 4): the
+paper's permutation time of a 2PIO cell (its time minus SPFS rb or wb), worked out
+by hand from sim/calibration/published_final.csv; then the script end to end on a
+1 MB file (the model's row: remote bytes 15/16 of the file for `rn`, a positive
+time) and its refusal of a pattern it does not know.
+usage: test_permutation_rates.py STARFISH"""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SCRIPT = os.path.join(ROOT, "scripts", "permutation_rates.py")
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from permutation_rates import load_published, paper_permutation_s  # noqa: E402
+
+
+def close(x, y, tol=1e-6):
+    return abs(x - y) <= tol
+
+
+def check_paper_times():
+    pub = load_published()
+    # Contiguous, 8192-byte records: 2PIO rbb 27.1, SPFS rb 31.3 MB/s, 10 MB each.
+    assert close(paper_permutation_s(pub, "contiguous", "rbb"), 10 / 27.1 - 10 / 31.3)
+    # Writes subtract SPFS wb (28.7): 2PIO wn 24.1.
+    assert close(paper_permutation_s(pub, "contiguous", "wn"), 10 / 24.1 - 10 / 28.7)
+    # ra delivers the file to all 16 CPs: 160 MB at 220 MB/s.
+    assert close(paper_permutation_s(pub, "contiguous", "ra"), 160 / 220.0 - 10 / 31.3)
+    # The random-blocks layout has its own cells: 2PIO rbb 4.4, SPFS rb 4.5.
+    assert close(paper_permutation_s(pub, "random-blocks", "rbb"), 10 / 4.4 - 10 / 4.5)
+
+
+def check_end_to_end(starfish):
+    out = subprocess.run([sys.executable, SCRIPT, starfish, "--patterns", "rn", "--set",
+                          "workload.file_mb=1"], capture_output=True, text=True, check=True).stdout
+    rows = [line for line in out.splitlines() if line.startswith("| `rn`")]
+    assert len(rows) == 1, out
+    cells = [c.strip() for c in rows[0].strip("|").split("|")]
+    paper_ms, remote_mb, model_ms = float(cells[1]), float(cells[2]), float(cells[4])
+    assert close(paper_ms, (10 / 26.4 - 10 / 31.3) * 1e3, 0.05), cells
+    assert close(remote_mb, 15 / 16, 0.005), cells  # rn: every CP but the reader sends
+    assert model_ms > 0, cells
+    bad = subprocess.run([sys.executable, SCRIPT, starfish, "--patterns", "rb"],
+                         capture_output=True, text=True)
+    assert bad.returncode != 0 and "'rb' is not one of" in bad.stderr, bad.stderr
+
+
+def main():
+    check_paper_times()
+    check_end_to_end(sys.argv[1])
+    print("test_permutation_rates: ok")
+
+
+if __name__ == "__main__":
+    main()
