@@ -10,9 +10,10 @@ throughput; `ra` delivers the file to all 16 CPs, 16 x 10 MB). The model's is th
 `permute_phase_s` statistic (the slowest CP), from `starfish run` of each cell.
 
 The remote bytes (what crosses the network) are the permuted bytes times the share
-of remote pieces; in the 8192-byte patterns every piece of a cell has the same size,
-so the share of pieces is the share of bytes. Rates are MB/s with MB = 2^20 bytes,
-as in the paper.
+of remote pieces. In the 8192-byte patterns that is the share of bytes: the pieces
+of a cell have one size, except in `rcn`, where the 640 KB chunks cut 256 KB rows in
+half, and there its three local pieces hold 640 KB, one sixteenth, as their count
+says (worked out by hand). Rates are MB/s with MB = 2^20 bytes, as in the paper.
 
     scripts/permutation_rates.py build/sim/starfish [--layout contiguous]
         [--patterns rc,rbb,...] [--trials 1] [--set key=value ...]
