@@ -19,15 +19,14 @@ says (worked out by hand). Rates are MB/s with MB = 2^20 bytes, as in the paper.
         [--patterns rc,rbb,...] [--trials 1] [--set key=value ...]
 """
 import argparse
-import csv
 import json
 import os
 import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TABLE = os.path.join(ROOT, "sim", "calibration", "published_final.csv")
+from calibrate import LAYOUTS, published
+
 MIB = 1 << 20
 FILE_MB = 10
 CPS = 16
@@ -35,12 +34,11 @@ READS = ["rc", "rcc", "rcb", "rcn", "rbb", "rbc", "rnb", "rn", "ra"]
 WRITES = ["wc", "wcc", "wcb", "wcn", "wbb", "wbc", "wnb", "wn"]
 
 
-def load_published(path=TABLE):
-    pub = {}
-    with open(path) as f:
-        for r in csv.DictReader(f):
-            pub[(r["layout"], r["method"], int(r["record"]), r["pattern"])] = float(r["mbps"])
-    return pub
+def load_published():
+    """SPFS and 2PIO cells of both layouts, by (layout, method, record, pattern)."""
+    return {(r["layout"], r["method"], int(r["record"]), r["pattern"]): float(r["mbps"])
+            for layout in LAYOUTS for method in ("spfs", "2pio")
+            for r in published(method, layout, "")}
 
 
 def delivered_mb(pattern):
@@ -82,7 +80,7 @@ def model_permutation(starfish, layout, pattern, trials, extra_sets):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("starfish", help="path of the starfish binary")
-    ap.add_argument("--layout", default="contiguous", choices=["contiguous", "random-blocks"])
+    ap.add_argument("--layout", default="contiguous", choices=LAYOUTS)
     ap.add_argument("--patterns", default=",".join(READS + WRITES),
                     help="comma-separated 8192-byte 2PIO patterns (default: all but rb, wb)")
     ap.add_argument("--trials", type=int, default=1)
