@@ -246,7 +246,11 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
         m.disk(static_cast<int>(disk)).write_sectors(lba, bb / HW_SECTOR_BYTES, at);
     }
 
+    auto tracing = trace::TraceSession::attach_requested(m, trial);
     std::string failure = m.run();
+    if (tracing) {
+        tracing->finish();
+    }
     if (!failure.empty()) {
         throw std::runtime_error(failure);
     }

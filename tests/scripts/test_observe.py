@@ -17,8 +17,8 @@ usage: test_observe.py MODE STARFISH_BINARY
   engines   the packet and the flit network engines trace identical channel signals
             and packet log lines
   identical tracing changes no simulated number: SPFS, 2PIO and DDIO with 8-byte
-            records and commtest, traced (VCD, log and timeline of two IOPs) and
-            untraced, give bit-identical result JSON
+            records, commtest and LU on SPFS and DDIO, traced (VCD, log and
+            timeline of two IOPs) and untraced, give bit-identical result JSON
 """
 import decimal
 import json
@@ -395,6 +395,12 @@ def check_identical(starfish, tmp):
                    "--set", "workload.record_bytes=8", "--set", "workload.file_mb=2",
                    "--set", "workload.trials=1"]) for fs in ("spfs", "2pio", "ddio")]
     cases.append(("commtest", ["--config", "commtest", "--set", "workload.trials=1"]))
+    # The LU application runs its own trial code (sim/workload/lu_trial.cpp); it
+    # once ran untraced whatever was asked, and the run failed on the missing file.
+    cases += [(f"lu-{fs}", ["--set", "workload.kind=lu", "--set", "lu.n=64", "--set",
+                            "lu.slab_cols=2", "--set", "machine.cp_count=4", "--set",
+                            "machine.iop_count=4", "--set", f"fs.kind={fs}", "--set",
+                            "workload.trials=1"]) for fs in ("spfs", "ddio")]
     compare = os.path.join(ROOT, "scripts", "compare_results.py")
     for name, config in cases:
         untraced = os.path.join(tmp, f"{name}.json")
@@ -404,6 +410,8 @@ def check_identical(starfish, tmp):
             os.path.join(tmp, "run.log"), "--timeline", os.path.join(tmp, "run.json"),
             "--trace", "iop0", "iop1", "net.r0", "--log-components", "iop0", "iop1", "net.r0",
             config=config)
+        for written in ("run.vcd", "run.log", "run.json"):
+            assert os.path.getsize(os.path.join(tmp, written)) > 0, f"{name}: {written} is empty"
         same = subprocess.run([sys.executable, compare, untraced, os.path.join(tmp, "result.json")],
                               capture_output=True, text=True)
         assert same.returncode == 0, f"{name}: tracing changed the results:\n" + same.stdout
