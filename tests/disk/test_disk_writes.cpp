@@ -8,6 +8,8 @@
 
 #include <boost/test/unit_test.hpp>
 
+#include <algorithm>
+
 using namespace starfish;
 using namespace starfish::testing;
 using nlohmann::json;
@@ -281,6 +283,77 @@ BOOST_AUTO_TEST_CASE(large_writes_move_in_fence_sized_bursts) {
     // 150 KB: selection, then bursts of 64 + 64 + 22 KB (the write fence).
     BOOST_TEST(r["tenures"] == 4);
     BOOST_TEST(r["read_back"] == true);
+}
+
+namespace {
+
+// The LU program's pattern on one drive (docs/lu.md): read 16 sequential 4 KB
+// blocks, pause while the CPs compute, write them back, then read the next 16.
+// The writes stop the read-ahead, whose data the next reads find in the cache.
+json read_write_read(bool readahead_after_hit) {
+    return sim::run_isolated([readahead_after_hit] {
+        config::Config cfg = default_config();
+        cfg.set(keys::disk_readahead_after_hit, readahead_after_hit, "test");
+        json out;
+        run_rig(cfg, 1, [&](DiskRig &rig) {
+            Hp97560Disk &d = rig.disk(0);
+            const uint32_t buf = DiskRig::kBufferBase, base = 632;
+            for (uint32_t i = 0; i < 16; ++i) {
+                rig.run(0, HW_SCSI_OP_READ10, 0, base + 8 * i, 8, buf);
+            }
+            sc_core::wait(17, sc_core::SC_MS);
+            for (uint32_t i = 0; i < 16; ++i) {
+                fill(rig, buf, 4096, 100 + i);
+                rig.run(0, HW_SCSI_OP_WRITE10, 0, base + 8 * i, 8, buf);
+            }
+            json responses = json::array();
+            uint64_t hits_before = d.stats().cache_hits;
+            for (uint32_t i = 16; i < 32; ++i) {
+                uint64_t t0 = rig.now();
+                rig.run(0, HW_SCSI_OP_READ10, 0, base + 8 * i, 8, buf);
+                responses.push_back(rig.now() - t0);
+            }
+            out["responses"] = responses;
+            out["hits"] = d.stats().cache_hits - hits_before;
+            // The written blocks read back with the new bytes.
+            bool written = true;
+            for (uint32_t i = 0; i < 16; ++i) {
+                rig.run(0, HW_SCSI_OP_READ10, 0, base + 8 * i, 8, buf);
+                written = written && same(rig, buf, 4096, 100 + i);
+            }
+            out["written"] = written;
+        });
+        return out;
+    });
+}
+
+uint64_t slowest(const json &responses) {
+    uint64_t worst = 0;
+    for (const auto &t : responses) {
+        worst = std::max(worst, t.get<uint64_t>());
+    }
+    return worst;
+}
+
+} // namespace
+
+BOOST_AUTO_TEST_CASE(after_a_hit_read_ahead_goes_on_only_with_readahead_after_hit) {
+    BOOST_TEST(default_config().get_bool(keys::disk_readahead_after_hit) == true);
+    // A 4 KB read from the cache: 21 us selection + 2.2 ms overhead + 410 us bus.
+    const uint64_t command_ps = 2700000000ull;
+    // Off: the reads are served from what the stopped read-ahead left; when it runs
+    // out the drive repositions, and the head has passed the block: one read waits
+    // for it to come round again (here 8 ms of the 15 ms revolution).
+    json off = read_write_read(false);
+    BOOST_TEST(slowest(off["responses"]) > 3 * command_ps);
+    BOOST_TEST(off["hits"].get<uint64_t>() < 16u);
+    BOOST_TEST(off["written"] == true);
+    // On: the first hit starts read-ahead after the cached blocks, so every read
+    // finds its block in the cache.
+    json on = read_write_read(true);
+    BOOST_TEST(slowest(on["responses"]) < command_ps);
+    BOOST_TEST(on["hits"].get<uint64_t>() == 16u);
+    BOOST_TEST(on["written"] == true);
 }
 
 BOOST_AUTO_TEST_SUITE_END()

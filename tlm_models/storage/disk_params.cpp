@@ -66,6 +66,11 @@ void declare_disk_params(config::Registry &reg) {
                    "(miss), or any new command (command)",
                    "estimate: miss; with 'command' every sequential request would lose a "
                    "revolution, which cannot give the published 2.11 MB/s (docs/disk.md)");
+    reg.add_bool(keys::disk_readahead_after_hit, true,
+                 "a read served wholly from the cache while no read-ahead runs starts "
+                 "read-ahead after the cached sectors that follow it, as after a miss",
+                 "estimate: on, the read-ahead rule above applied to every read; off is the "
+                 "policy of some later drives (docs/disk.md, 'Read-ahead after a hit')");
     reg.add_string(keys::disk_write_report, "immediate", {"immediate", "media"},
                    "when a WRITE reports completion: once its data is in the cache "
                    "(immediate) or once it is on the media",
@@ -141,6 +146,7 @@ DiskParams DiskParams::from(const config::Config &cfg) {
     p.readahead = cfg.get_bool(keys::disk_readahead);
     p.cache_keeps_only_ahead = cfg.get_string(keys::disk_cache_keep) == "ahead";
     p.readahead_stop_on_any_command = cfg.get_string(keys::disk_readahead_stop) == "command";
+    p.readahead_after_hit = cfg.get_bool(keys::disk_readahead_after_hit);
     p.immediate_report = cfg.get_string(keys::disk_write_report) == "immediate";
     p.write_behind_bytes = static_cast<uint64_t>(cfg.get_int(keys::disk_write_behind_kb)) * 1024u;
     p.read_fence_bytes = static_cast<uint32_t>(cfg.get_int(keys::disk_read_fence_kb) * 1024);

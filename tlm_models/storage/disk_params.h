@@ -31,6 +31,7 @@ inline constexpr config::IntKey disk_cache_segments{"disk.cache_segments"};
 inline constexpr config::StringKey disk_cache_keep{"disk.cache_keep"};
 inline constexpr config::BoolKey disk_readahead{"disk.readahead"};
 inline constexpr config::StringKey disk_readahead_stop{"disk.readahead_stop"};
+inline constexpr config::BoolKey disk_readahead_after_hit{"disk.readahead_after_hit"};
 inline constexpr config::StringKey disk_write_report{"disk.write_report"};
 inline constexpr config::IntKey disk_write_behind_kb{"disk.write_behind_kb"};
 inline constexpr config::IntKey disk_read_fence_kb{"disk.read_fence_kb"};
@@ -61,6 +62,7 @@ struct DiskParams {
     bool cache_keeps_only_ahead = false; // disk.cache_keep = ahead
     bool readahead = true;
     bool readahead_stop_on_any_command = false; // disk.readahead_stop = command
+    bool readahead_after_hit = true;            // disk.readahead_after_hit
     bool immediate_report = true;               // disk.write_report = immediate
     uint64_t write_behind_bytes = 0;            // disk.write_behind_kb
     uint32_t read_fence_bytes = 0;

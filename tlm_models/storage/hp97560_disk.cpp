@@ -191,6 +191,17 @@ uint32_t Hp97560Disk::first_uncovered(uint32_t s, uint32_t e, uint64_t now) cons
     return m;
 }
 
+// A read served from the cache while no stream runs (a write stopped it): the
+// drive reads on after the cached sectors that follow the request, keeping them in
+// the new stream's segment ([e, from) is cached, the run starts at `from`).
+void Hp97560Disk::read_ahead_after_hit(uint32_t e, uint64_t now, uint64_t overhead_end) {
+    uint32_t from = first_uncovered(e, geom_.capacity(), now);
+    if (from >= geom_.capacity() || from - e >= stream_.capacity_sectors()) {
+        return; // the cache already holds a segment's worth past the request
+    }
+    start_stream(e, from, e, overhead_end);
+}
+
 // Decides how a READ or PRE-FETCH of [s, e) is served: from the cache, by the
 // running read stream, or by a new stream (positioning after the overhead).
 void Hp97560Disk::classify_read(uint32_t s, uint32_t e, uint64_t now, uint64_t overhead_end,
@@ -212,6 +223,8 @@ void Hp97560Disk::classify_read(uint32_t s, uint32_t e, uint64_t now, uint64_t o
             // Consuming the stream's data makes room for more read-ahead.
             SectorWindow w = stream_.window(now);
             cmd_uses_stream_ = s >= w.lo && s < w.hi;
+        } else if (params_.readahead && params_.readahead_after_hit) {
+            read_ahead_after_hit(e, now, overhead_end);
         }
         return;
     }

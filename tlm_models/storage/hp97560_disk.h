@@ -138,6 +138,7 @@ private:
     ScsiBusStep answer_status(const ScsiResult &r);
     void classify_read(uint32_t s, uint32_t e, uint64_t now, uint64_t overhead_end,
                        uint32_t &pinned_end);
+    void read_ahead_after_hit(uint32_t e, uint64_t now, uint64_t overhead_end);
 
     // The parts, driven in pipeline order: the read stream and the write-behind
     // queue share the mechanism; whichever was scheduled last decides where it is.
