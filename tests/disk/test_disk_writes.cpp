@@ -356,4 +356,37 @@ BOOST_AUTO_TEST_CASE(after_a_hit_read_ahead_goes_on_only_with_readahead_after_hi
     BOOST_TEST(on["written"] == true);
 }
 
+BOOST_AUTO_TEST_CASE(the_drive_sums_its_read_and_write_response_times) {
+    // Command phase to status, per READ and WRITE: what the host sees of each
+    // command, less selection, the command phase and the adapter's completion.
+    json r = sim::run_isolated([] {
+        json out;
+        run_rig(default_config(), 1, [&](DiskRig &rig) {
+            Hp97560Disk &d = rig.disk(0);
+            const uint32_t buf = DiskRig::kBufferBase;
+            fill(rig, buf, 8192, 3);
+            uint64_t t0 = rig.now();
+            auto w = rig.run(0, HW_SCSI_OP_WRITE10, 0, 700000, 16, buf);
+            uint64_t t1 = rig.now();
+            auto rd = rig.run(0, HW_SCSI_OP_READ10, 0, 100000, 16, buf);
+            out["write_host"] = w.time_ps - t0;
+            out["read_host"] = rd.time_ps - t1;
+            out["stats"] = d.stats().to_json();
+            out["write_ps"] = d.stats().write_response_ps;
+            out["read_ps"] = d.stats().read_response_ps;
+        });
+        return out;
+    });
+    const json &st = r["stats"];
+    BOOST_TEST(st["reads_completed"] == 1u);
+    BOOST_TEST(st["writes_completed"] == 1u);
+    for (const char *op : {"write", "read"}) {
+        uint64_t drive = r[std::string(op) + "_ps"].get<uint64_t>();
+        uint64_t host = r[std::string(op) + "_host"].get<uint64_t>();
+        BOOST_TEST(drive < host, op);
+        BOOST_TEST(host - drive < 100000000ull, op); // within 100 us
+        BOOST_TEST(drive > 2200000000ull, op);       // the controller overhead at least
+    }
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -3,8 +3,8 @@
 small LU study (N = 64 on 4 CPs and 4 IOPs, both file systems, three block sizes,
 two slab sizes, two trials) is run, and every table the script writes with --json
 is recomputed here from the study's trials: DDIO/SPFS traffic and time with the
-time ratio's interval, the 8 KB/4 KB and 1 KB/4 KB ratios, the equal-memory pairs
-and the time breakdown.
+time ratio's interval, the 8 KB/4 KB and 1 KB/4 KB ratios, the equal-memory pairs,
+the access-time readings and the time breakdown.
 usage: test_lu_ratios.py STARFISH_BINARY"""
 import json
 import math
@@ -90,6 +90,22 @@ def main():
         assert set(pairs) == {(b, 2, 4) for b in (1024, 4096, 8192)}, pairs
         for (block, s_slab, d_slab), r in pairs.items():
             assert close(r["time_pct"], 100 * elapsed(("ddio", block, d_slab)) / elapsed(("spfs", block, s_slab)))
+        readings = {"access": "mean_request_access_ms", "response": "mean_response_ms",
+                    "read response": "mean_read_response_ms"}
+        assert [r["slab"] for r in t["access_readings"]] == [2, 4]
+        for r in t["access_readings"]:
+            for name, key in readings.items():
+                def ms(fs, block):
+                    return field((fs, block, r["slab"]), lambda x: x["disk_io"][key])
+                assert ms("spfs", 4096) > 0 and ms("ddio", 4096) > 0, (name, r)
+                assert close(r[name]["spfs_8_4_pct"], 100 * ms("spfs", 8192) / ms("spfs", 4096))
+                assert close(r[name]["spfs_1_4_pct"], 100 * ms("spfs", 1024) / ms("spfs", 4096))
+                assert close(r[name]["ddio_gain_4_pct"], 100 * (1 - ms("ddio", 4096) / ms("spfs", 4096)))
+        # A response includes the controller overhead (2.2 ms) that the request
+        # access leaves out.
+        for x in trials[("spfs", 4096, 4)]:
+            assert x["disk_io"]["mean_response_ms"] > 2.2 > 0 and \
+                x["disk_io"]["mean_read_response_ms"] > 2.2
         assert len(t["breakdown"]) == 12
         for r in t["breakdown"]:
             key = (r["fs"], r["block"], r["slab"])

@@ -17,7 +17,11 @@ nlohmann::json DiskStats::to_json() const {
                           {"media_sectors_read", media_sectors_read},
                           {"media_sectors_written", media_sectors_written},
                           {"busy_s", busy_ps * 1e-12},
-                          {"positioning_s", positioning_ps * 1e-12}};
+                          {"positioning_s", positioning_ps * 1e-12},
+                          {"read_response_s", read_response_ps * 1e-12},
+                          {"write_response_s", write_response_ps * 1e-12},
+                          {"reads_completed", reads_completed},
+                          {"writes_completed", writes_completed}};
 }
 
 } // namespace starfish::storage

@@ -26,6 +26,13 @@ struct DiskStats {
     // Seeking, switching heads and waiting for the first sector, summed over the
     // accesses that needed it (a statistic only: read-ahead and transfers excluded).
     uint64_t positioning_ps = 0;
+    // Command acceptance to status, summed over completed READs and WRITEs: the
+    // drive's response time as its host sees it (controller overhead, bus phases,
+    // positioning, media, waits behind its own write-behind).
+    uint64_t read_response_ps = 0;
+    uint64_t write_response_ps = 0;
+    uint64_t reads_completed = 0;
+    uint64_t writes_completed = 0;
     nlohmann::json to_json() const;
 };
 

@@ -374,6 +374,7 @@ ScsiBusStep Hp97560Disk::command(const ScsiCommand &c, uint64_t now) {
     cmd_.opcode = op;
     cmd_.lba = lba;
     cmd_.blocks = blocks;
+    cmd_.arrived = now;
     cmd_.overhead_end = std::max(now, controller_free_) + overhead_ps_;
     controller_free_ = cmd_.overhead_end;
     cmd_uses_stream_ = false;
@@ -538,9 +539,18 @@ ScsiBusStep Hp97560Disk::bus_phase_done(uint32_t, uint64_t now) {
     }
     case Connection::Status: {
         conn_ = Connection::None;
+        // A command refused before it started (reject) never became cmd_.
+        const bool started = cmd_.active;
         cmd_.active = false;
         cmd_.state = CmdState::None;
         ++stats_.requests;
+        if (started && cmd_.opcode == HW_SCSI_OP_READ10) {
+            ++stats_.reads_completed;
+            stats_.read_response_ps += now - cmd_.arrived;
+        } else if (started && cmd_.opcode == HW_SCSI_OP_WRITE10) {
+            ++stats_.writes_completed;
+            stats_.write_response_ps += now - cmd_.arrived;
+        }
         if (hub_ != nullptr) {
             observe_log(now, trace::Direction::End, "CMD",
                         "status=" + std::to_string(result_.status) +

@@ -117,6 +117,7 @@ private:
         uint32_t done = 0;       // sectors moved over the bus
         uint32_t burst = 0;      // sectors of the burst in progress
         uint32_t pinned_end = 0; // [lba, pinned_end) was in the cache when the command came
+        uint64_t arrived = 0;    // the command phase ended
         uint64_t overhead_end = 0;
         uint64_t ready_at = 0;   // when to ask for the bus
         uint32_t write_jobs = 0; // media-write jobs this WRITE has queued (one per burst)
