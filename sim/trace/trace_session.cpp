@@ -133,6 +133,15 @@ std::unique_ptr<TraceSession> TraceSession::attach_requested(platform::Machine &
     return std::make_unique<TraceSession>(m, g_request);
 }
 
+std::string run_traced(platform::Machine &m, int trial) {
+    auto tracing = TraceSession::attach_requested(m, trial);
+    std::string failure = m.run();
+    if (tracing) {
+        tracing->finish();
+    }
+    return failure;
+}
+
 TraceSession::TraceSession(platform::Machine &m, const TraceRequest &req)
     : hub_(req.from_ps, req.to_ps) {
     ScopeFilter shown(req.components), logged(req.log_components);

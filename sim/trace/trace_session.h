@@ -78,4 +78,9 @@ private:
     std::vector<platform::Node *> rtl_waves_; // nodes writing --ni-dma-fst
 };
 
+// Runs the machine with the trace this trial was asked for (trial 0 only) attached
+// and finished: every workload's trial runs its machine through this, so none can
+// forget the trace. Returns Machine::run()'s failure ("" on success).
+std::string run_traced(platform::Machine &m, int trial);
+
 } // namespace starfish::trace

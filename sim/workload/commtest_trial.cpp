@@ -123,11 +123,7 @@ json run_commtest_trial(const config::Config &cfg, int trial) {
     platform::Machine m(cfg, trial,
                         platform::FirmwareSet{fw_commtest_cp_main, fw_commtest_iop_main},
                         trace::rtl_fst_for_trial(trial));
-    auto tracing = trace::TraceSession::attach_requested(m, trial);
-    std::string failure = m.run();
-    if (tracing) {
-        tracing->finish();
-    }
+    std::string failure = trace::run_traced(m, trial);
     json t = commtest_trial_result(m, cfg, failure);
     t["trial"] = trial;
     t["host_cpu_s"] = host_cpu_seconds();

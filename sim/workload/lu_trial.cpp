@@ -246,11 +246,7 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
         m.disk(static_cast<int>(disk)).write_sectors(lba, bb / HW_SECTOR_BYTES, at);
     }
 
-    auto tracing = trace::TraceSession::attach_requested(m, trial);
-    std::string failure = m.run();
-    if (tracing) {
-        tracing->finish();
-    }
+    std::string failure = trace::run_traced(m, trial);
     if (!failure.empty()) {
         throw std::runtime_error(failure);
     }
@@ -322,7 +318,7 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
         reads_done += s.reads_completed;
         writes_done += s.writes_completed;
     }
-    auto mean_ms = [](uint64_t ps, uint64_t n) {
+    auto mean_ms = [](uint64_t ps, uint64_t n) { // picoseconds per event, in ms
         return n ? static_cast<double>(ps) * 1e-9 / static_cast<double>(n) : 0.0;
     };
     // The paper's "average disk-access time" read as seek + rotational latency +
@@ -356,11 +352,8 @@ json run_lu_trial(const config::Config &user_cfg, int trial,
           // Read from the media, the drives' read-ahead included.
           {"media_bytes_read", media_sectors_read * HW_SECTOR_BYTES},
           {"accesses", accesses},
-          {"mean_access_ms",
-           accesses ? static_cast<double>(busy_ps) * 1e-9 / static_cast<double>(accesses) : 0.0},
-          {"mean_positioning_ms",
-           accesses ? static_cast<double>(positioning_ps) * 1e-9 / static_cast<double>(accesses)
-                    : 0.0},
+          {"mean_access_ms", mean_ms(busy_ps, accesses)},
+          {"mean_positioning_ms", mean_ms(positioning_ps, accesses)},
           {"mean_request_access_ms", request_access_ms},
           // Another reading of the paper's access time: the drives' response per
           // command, as the IOP's disk thread sees it (docs/lu.md, "Disagreements").

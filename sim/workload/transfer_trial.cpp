@@ -176,11 +176,7 @@ json run_transfer_trial(const config::Config &cfg, int trial,
     platform::Machine m(cfg, trial,
                         platform::FirmwareSet{fw_transfer_cp_main, fw_transfer_iop_main},
                         trace::rtl_fst_for_trial(trial));
-    auto tracing = trace::TraceSession::attach_requested(m, trial);
-    std::string failure = m.run();
-    if (tracing) {
-        tracing->finish();
-    }
+    std::string failure = trace::run_traced(m, trial);
     if (!failure.empty()) {
         throw std::runtime_error(failure);
     }
