@@ -329,6 +329,15 @@ static const fw_param_decl_t fw_params_table[] = {
                  "published: Kotz 1996 (tuning report) §2.2: 'As soon as a disk replies that "
                  "it has completed a given IOP request, another IOP request is sent to that "
                  "disk' (docs/spfs.md)"),
+    STRING_PARAM(FW_KEY_SPFS_PICK_NEXT, "completion", "completion|thread",
+                 "when a disk's next request is withdrawn from its queue: completion = as "
+                 "the previous command completes (the SCSI completion interrupt takes it off "
+                 "the queue; the disk thread issues it when it runs); thread = when the disk "
+                 "thread runs again, which may be after other ready threads have queued more",
+                 "published: Kotz 1997 (TOCS) §4: requests were 'withdrawn from the queue by "
+                 "the disk thread when it completed the previous request'. SPFS wb 31.4 -> "
+                 "29.7 MB/s (published 28.7); no other SPFS cell moves (docs/calibration.md "
+                 "item 5)"),
     INT_PARAM(FW_KEY_SPFS_GROUPS, 0, "CPs", 0, 4096,
               "node grouping: the CPs take turns in groups of this many consecutive CPs, a "
               "group starting when the previous one has all its replies; 0 = off (all CPs "

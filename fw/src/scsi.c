@@ -29,6 +29,9 @@ static void scsi_irq(hal_t *h, void *arg) {
         }
         hal_sem_post(h, &s->slots[cmd->desc.target]);
         hal_sem_post(h, &cmd->done);
+        if (cmd->on_done) {
+            cmd->on_done(h, cmd->on_done_arg);
+        }
     }
 }
 
@@ -68,6 +71,8 @@ fw_scsi_cmd_t *fw_scsi_cmd_alloc(fw_scsi_t *s) {
         cmd->busy = false;
         cmd->timed_out = false;
         cmd->retries = 0;
+        cmd->on_done = NULL;
+        cmd->on_done_arg = NULL;
         hal_sem_init(s->h, &cmd->done, 0);
         hal_sem_name(s->h, &cmd->done, "SCSI command completion", 0);
     }

@@ -28,7 +28,12 @@ typedef struct spfs_disk {
     hal_sem_t work; /* one unit per queued request */
     fw_scsi_cmd_t *cmd;
     uint32_t head_lba; /* end of the last transfer, in the disk queue's key */
+    uint32_t end_lba;  /* end of the command in flight, in the disk queue's key */
     bool busy;
+    /* spfs.pick_next = completion: the request the completion interrupt took off
+     * the queue for the disk thread to issue next. */
+    bool has_next;
+    fw_spfs_diskq_req_t next;
 } spfs_disk_t;
 
 /* Threads waiting for one buffer to leave FILLING or WRITEBACK. */
@@ -331,7 +336,8 @@ static void serve_write_get(fw_msg_t *m, const fw_request_t *req, void *arg) {
 
 static bool disks_idle(const fw_spfs_iop_t *io) {
     for (uint32_t k = 0; k < io->disks; ++k) {
-        if (io->disk[k].busy || fw_spfs_diskq_depth(io->disk[k].q) > 0) {
+        const spfs_disk_t *d = &io->disk[k];
+        if (d->busy || d->has_next || fw_spfs_diskq_depth(d->q) > 0) {
             return false;
         }
     }
@@ -412,8 +418,21 @@ static void serve_sync(fw_msg_t *m, const fw_request_t *req, void *arg) {
     fw_msg_reply(m, req, FW_MSG_OK, NULL, NULL, 0);
 }
 
+/* spfs.pick_next = completion: the SCSI completion interrupt of the disk's command
+ * withdraws the next request (C-SCAN from the end of the finished transfer), so the
+ * choice sees the queue as it is at completion, not as it is once the disk thread
+ * gets the CPU behind the ready server threads. The disk thread's
+ * cost.spfs_disk_request_cycles still covers taking it. */
+static void pick_next_at_completion(hal_t *h, void *arg) {
+    (void)h;
+    spfs_disk_t *d = (spfs_disk_t *)arg;
+    if (!d->has_next && fw_spfs_diskq_pop_next(d->q, d->end_lba, &d->next)) {
+        d->has_next = true;
+    }
+}
+
 /* One per local disk, for the whole run: serves the disk's queue one command at a
- * time. */
+ * time. Each queued request posted `work` once, whichever path withdraws it. */
 static void disk_thread(hal_t *h, void *arg) {
     spfs_disk_t *d = (spfs_disk_t *)arg;
     fw_spfs_iop_t *io = d->io;
@@ -421,7 +440,10 @@ static void disk_thread(hal_t *h, void *arg) {
     for (;;) {
         hal_sem_wait(h, &d->work);
         fw_spfs_diskq_req_t r;
-        if (!fw_spfs_diskq_pop_next(d->q, d->head_lba, &r)) {
+        if (d->has_next) {
+            r = d->next;
+            d->has_next = false;
+        } else if (!fw_spfs_diskq_pop_next(d->q, d->head_lba, &r)) {
             continue;
         }
         hal_cycles(h, io->disk_request_cycles);
@@ -433,6 +455,7 @@ static void disk_thread(hal_t *h, void *arg) {
         uint16_t sectors = (uint16_t)((bb->block_len + HW_SECTOR_BYTES - 1) / HW_SECTOR_BYTES);
         uint32_t addr = hal_mem_addr(h, buf_data(io, b));
         uint32_t lba = fw_layout_lba(&io->layout, d->table, block);
+        d->end_lba = r.lba + sectors;
         if (write) {
             ++io->stats.disk_writes;
             uint32_t st = fw_scsi_do10(io->scsi, d->cmd, d->target, HW_SCSI_OP_WRITE10, 0, lba,
@@ -454,7 +477,7 @@ static void disk_thread(hal_t *h, void *arg) {
             }
             fw_spfs_cache_fill_done(c, b);
         }
-        d->head_lba = r.lba + sectors; /* in the queue's key space */
+        d->head_lba = d->end_lba;
         d->busy = false;
         wake_all(h, &io->waits[b].sem, &io->waits[b].waiters);
         if (!fw_spfs_cache_busy(c, b)) {
@@ -514,6 +537,8 @@ fw_spfs_iop_t *fw_spfs_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
     uint32_t k = (uint32_t)hal_config_int(h, FW_KEY_SPFS_OUTSTANDING);
     uint32_t cps = hal_cp_count(h);
     bool thread_requests = strcmp(hal_config_string(h, FW_KEY_SPFS_REQUESTS), "thread") == 0;
+    bool pick_at_completion =
+        strcmp(hal_config_string(h, FW_KEY_SPFS_PICK_NEXT), "completion") == 0;
     fw_spfs_diskq_discipline_t discipline;
     if (!fw_spfs_diskq_discipline_parse(hal_config_string(h, FW_KEY_SPFS_DISK_QUEUE),
                                         &discipline)) {
@@ -595,6 +620,10 @@ fw_spfs_iop_t *fw_spfs_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
         if (!d->has_data || !q_mem || !d->cmd) {
             hal_fail(h, "SPFS: node memory exhausted (disk state)");
             return NULL;
+        }
+        if (pick_at_completion) {
+            d->cmd->on_done = pick_next_at_completion;
+            d->cmd->on_done_arg = d;
         }
         memset(d->has_data, io->file_exists ? 1 : 0, d->count ? d->count : 1);
         d->q = fw_spfs_diskq_init(q_mem, q_bytes, (uint32_t)nbuf, discipline);

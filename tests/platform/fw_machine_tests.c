@@ -25,6 +25,21 @@ static int check_sectors(hal_t *h, const uint8_t *buf, uint32_t disk, uint32_t l
     return 1;
 }
 
+/* The completion hook (fw_scsi_cmd_t.on_done): called once per completion, after
+ * the command is no longer busy and its `done` is posted. */
+typedef struct done_probe {
+    fw_scsi_cmd_t *cmd;
+    uint32_t calls;
+    uint32_t still_busy;
+} done_probe_t;
+
+static void probe_done(hal_t *h, void *arg) {
+    (void)h;
+    done_probe_t *p = (done_probe_t *)arg;
+    ++p->calls;
+    p->still_busy += p->cmd->busy ? 1u : 0u;
+}
+
 void machine_test_iop_main(hal_t *h) {
     fw_scsi_t *s = (fw_scsi_t *)hal_mem_alloc(h, sizeof(fw_scsi_t), 8);
     if (fw_scsi_init(s, h, 0) != 0) {
@@ -32,6 +47,11 @@ void machine_test_iop_main(hal_t *h) {
     }
     uint8_t *buf = (uint8_t *)hal_mem_alloc(h, 8192, 64);
     fw_scsi_cmd_t *cmd = fw_scsi_cmd_alloc(s);
+    done_probe_t *probe = (done_probe_t *)hal_mem_alloc(h, sizeof(done_probe_t), 8);
+    probe->cmd = cmd;
+    probe->calls = probe->still_busy = 0;
+    cmd->on_done = probe_done;
+    cmd->on_done_arg = probe;
     unsigned ok = 1;
     uint64_t t0 = hal_now_cycles(h);
     for (unsigned t = 0; t < s->targets; ++t) {
@@ -60,6 +80,8 @@ void machine_test_iop_main(hal_t *h) {
     hal_export(h, "ok", ok);
     hal_export(h, "cycles", hal_now_cycles(h) - t0);
     hal_export(h, "completed", s->completed);
+    hal_export(h, "on_done_calls", probe->calls);
+    hal_export(h, "on_done_while_busy", probe->still_busy);
 }
 
 /* IOP 0 submits, through the SCSI driver, a READ whose buffer lies outside node

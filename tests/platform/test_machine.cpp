@@ -33,7 +33,10 @@ json run_machine(const std::vector<std::pair<std::string, std::string>> &sets, i
             out["iops"].push_back(
                 json{{"ok", e.count("ok") ? e.at("ok") : 0},
                      {"cycles", e.count("cycles") ? e.at("cycles") : 0},
-                     {"completed", e.count("completed") ? e.at("completed") : 0}});
+                     {"completed", e.count("completed") ? e.at("completed") : 0},
+                     {"on_done_calls", e.count("on_done_calls") ? e.at("on_done_calls") : 0},
+                     {"on_done_while_busy",
+                      e.count("on_done_while_busy") ? e.at("on_done_while_busy") : 0}});
         }
         out["stats"] = m.stats_json();
         return out;
@@ -94,6 +97,9 @@ BOOST_AUTO_TEST_CASE(every_iop_reads_and_writes_its_own_disks) {
     for (const auto &iop : r["iops"]) {
         BOOST_TEST(iop["ok"].get<int>() == 1);
         BOOST_TEST(iop["completed"].get<int>() == 8); // 4 commands on each of 2 disks
+        // The completion hook ran once per completion, never before it.
+        BOOST_TEST(iop["on_done_calls"].get<int>() == 8);
+        BOOST_TEST(iop["on_done_while_busy"].get<int>() == 0);
         BOOST_TEST(iop["cycles"].get<uint64_t>() > 0u);
     }
     // Every disk saw its own commands: 3 data commands + 1 rejected per disk.

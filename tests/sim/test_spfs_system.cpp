@@ -288,6 +288,40 @@ BOOST_AUTO_TEST_CASE(prefetch_when_request_or_reply) {
     BOOST_TEST(r[1]["elapsed_s"].get<double>() > r[0]["elapsed_s"].get<double>());
 }
 
+BOOST_AUTO_TEST_CASE(next_request_picked_at_completion_or_when_the_disk_thread_runs) {
+    // 8 KB wb on the default machine, 10 MB: each CP writes five blocks to every
+    // disk, four at once (K) and the fifth after a reply. When the first write
+    // completes, the server threads ahead of the disk thread are still queueing
+    // requests: picked at completion, C-SCAN chooses from the partial queue and the
+    // blocks that arrive behind the head wait for another sweep (more movements, a
+    // longer run); picked when the disk thread runs, the queue is complete and each
+    // disk is written in one sweep. FCFS takes the same request either way: only
+    // the queue depth a request finds on arrival differs.
+    const Settings base = {{"fs.kind", "spfs"},
+                           {"workload.pattern", "wb"},
+                           {"workload.record_bytes", "8192"},
+                           {"workload.file_mb", "10"}};
+    std::vector<Cell> cells;
+    for (const char *queue : {"cscan", "fcfs"}) {
+        for (const char *pick : {"completion", "thread"}) {
+            cells.push_back(cell(base, {{"spfs.disk_queue", queue}, {"spfs.pick_next", pick}}, 1));
+        }
+    }
+    auto r = run_spfs_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    BOOST_TEST(r[0]["elapsed_s"].get<double>() > 1.03 * r[1]["elapsed_s"].get<double>());
+    BOOST_TEST(r[0]["fs"]["disk_movements"].get<uint64_t>() >
+               r[1]["fs"]["disk_movements"].get<uint64_t>() + 8u);
+    auto same_requests = [](json t) {
+        t.erase("host_cpu_s");
+        t["fs"].erase("diskq_depth_mean");
+        return t.dump();
+    };
+    BOOST_TEST(same_requests(r[2]) == same_requests(r[3]));
+}
+
 BOOST_AUTO_TEST_CASE(disk_queue_key_logical_or_physical) {
     // rb on the default machine, 1 MB: each disk's 8 blocks requested by 8 CPs at
     // once. On the random-blocks layout the logical key (the file's disk-block

@@ -109,6 +109,7 @@
 #define FW_KEY_SPFS_PREFETCH_WHEN "spfs.prefetch_when"
 #define FW_KEY_SPFS_GROUPS "spfs.groups"
 #define FW_KEY_SPFS_CLIENT_FLOW "spfs.client_flow"
+#define FW_KEY_SPFS_PICK_NEXT "spfs.pick_next"
 #define FW_KEY_COST_SPFS_CALL "cost.spfs_call_cycles"
 #define FW_KEY_COST_SPFS_CLIENT_REQUEST "cost.spfs_client_request_cycles"
 #define FW_KEY_COST_SPFS_REQUEST "cost.spfs_request_cycles"

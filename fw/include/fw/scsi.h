@@ -38,6 +38,12 @@ typedef struct fw_scsi_cmd {
     bool timed_out;      /* a wait for it timed out: the drive may never answer */
     uint8_t retries;     /* reissues of the last fw_scsi_do10 */
     uint8_t pad[5];
+    /* Optional: called by the completion interrupt handler right after it posts
+     * `done` (interrupt context: must not block). A driver's "start the next
+     * request at completion" hook (SPFS's spfs.pick_next = completion). NULL from
+     * fw_scsi_cmd_alloc. */
+    void (*on_done)(hal_t *h, void *arg);
+    void *on_done_arg;
 } fw_scsi_cmd_t;
 
 typedef struct fw_scsi {
