@@ -108,6 +108,35 @@ void expect_verified(const Cell &c, const json &t) {
     }
 }
 
+// Trial 1 of `base` under every pair of values of two keys (the first key's
+// values outer), each verified; the results in that order.
+std::vector<json> run_verified_pairs(const Settings &base, const std::string &key_a,
+                                     std::initializer_list<const char *> values_a,
+                                     const std::string &key_b,
+                                     std::initializer_list<const char *> values_b) {
+    std::vector<Cell> cells;
+    for (const char *a : values_a) {
+        for (const char *b : values_b) {
+            cells.push_back(cell(base, {{key_a, a}, {key_b, b}}, 1));
+        }
+    }
+    auto r = run_spfs_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    return r;
+}
+
+// A trial's document without what the host decides (its CPU time) and without
+// the named statistics of `fs`: equal when the simulations are.
+std::string simulated_except(json t, std::initializer_list<const char *> fs_fields = {}) {
+    t.erase("host_cpu_s");
+    for (const char *f : fs_fields) {
+        t["fs"].erase(f);
+    }
+    return t.dump();
+}
+
 void run_and_expect_verified(const std::vector<Cell> &cells) {
     auto results = run_spfs_cells(cells);
     BOOST_REQUIRE(results.size() == cells.size());
@@ -301,25 +330,13 @@ BOOST_AUTO_TEST_CASE(next_request_picked_at_completion_or_when_the_disk_thread_r
                            {"workload.pattern", "wb"},
                            {"workload.record_bytes", "8192"},
                            {"workload.file_mb", "10"}};
-    std::vector<Cell> cells;
-    for (const char *queue : {"cscan", "fcfs"}) {
-        for (const char *pick : {"completion", "thread"}) {
-            cells.push_back(cell(base, {{"spfs.disk_queue", queue}, {"spfs.pick_next", pick}}, 1));
-        }
-    }
-    auto r = run_spfs_cells(cells);
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], r[i]);
-    }
+    auto r = run_verified_pairs(base, "spfs.disk_queue", {"cscan", "fcfs"}, "spfs.pick_next",
+                                {"completion", "thread"});
     BOOST_TEST(r[0]["elapsed_s"].get<double>() > 1.03 * r[1]["elapsed_s"].get<double>());
     BOOST_TEST(r[0]["fs"]["disk_movements"].get<uint64_t>() >
                r[1]["fs"]["disk_movements"].get<uint64_t>() + 8u);
-    auto same_requests = [](json t) {
-        t.erase("host_cpu_s");
-        t["fs"].erase("diskq_depth_mean");
-        return t.dump();
-    };
-    BOOST_TEST(same_requests(r[2]) == same_requests(r[3]));
+    BOOST_TEST(simulated_except(r[2], {"diskq_depth_mean"}) ==
+               simulated_except(r[3], {"diskq_depth_mean"}));
 }
 
 BOOST_AUTO_TEST_CASE(disk_queue_key_logical_or_physical) {
@@ -332,23 +349,10 @@ BOOST_AUTO_TEST_CASE(disk_queue_key_logical_or_physical) {
                            {"workload.file_mb", "1"},
                            {"workload.pattern", "rb"},
                            {"workload.record_bytes", "8192"}};
-    std::vector<Cell> cells;
-    for (const char *layout : {"random-blocks", "contiguous"}) {
-        for (const char *key : {"logical", "physical"}) {
-            cells.push_back(
-                cell(base, {{"workload.layout", layout}, {"spfs.disk_queue_key", key}}, 1));
-        }
-    }
-    auto r = run_spfs_cells(cells);
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], r[i]);
-    }
+    auto r = run_verified_pairs(base, "workload.layout", {"random-blocks", "contiguous"},
+                                "spfs.disk_queue_key", {"logical", "physical"});
     BOOST_TEST(r[0]["elapsed_s"].get<double>() > 1.15 * r[1]["elapsed_s"].get<double>());
-    auto simulated = [](json t) {
-        t.erase("host_cpu_s");
-        return t.dump();
-    };
-    BOOST_TEST(simulated(r[2]) == simulated(r[3]));
+    BOOST_TEST(simulated_except(r[2]) == simulated_except(r[3]));
 }
 
 BOOST_AUTO_TEST_CASE(same_seed_same_result_other_trials_differ) {
