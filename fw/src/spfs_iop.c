@@ -422,7 +422,9 @@ static void serve_sync(fw_msg_t *m, const fw_request_t *req, void *arg) {
  * withdraws the next request (C-SCAN from the end of the finished transfer), so the
  * choice sees the queue as it is at completion, not as it is once the disk thread
  * gets the CPU behind the ready server threads. The disk thread's
- * cost.spfs_disk_request_cycles still covers taking it. */
+ * cost.spfs_disk_request_cycles still covers taking it. Interrupts are taken only
+ * at HAL synchronisation points (docs/node.md), and queue_disk and the disk thread
+ * make none inside a queue operation, so the queue needs no masking here. */
 static void pick_next_at_completion(hal_t *h, void *arg) {
     (void)h;
     spfs_disk_t *d = (spfs_disk_t *)arg;
