@@ -27,8 +27,9 @@ typedef struct spfs_disk {
     fw_spfs_diskq_t *q;
     hal_sem_t work; /* one unit per queued request */
     fw_scsi_cmd_t *cmd;
-    uint32_t head_lba; /* end of the last transfer, in the disk queue's key */
-    uint32_t end_lba;  /* end of the command in flight, in the disk queue's key */
+    /* End of the last command issued, in the disk queue's key: where the head is
+     * once it completes, which is when the next request is chosen. */
+    uint32_t head_lba;
     bool busy;
     /* spfs.pick_next = completion: the request the completion interrupt took off
      * the queue for the disk thread to issue next. */
@@ -428,7 +429,7 @@ static void serve_sync(fw_msg_t *m, const fw_request_t *req, void *arg) {
 static void pick_next_at_completion(hal_t *h, void *arg) {
     (void)h;
     spfs_disk_t *d = (spfs_disk_t *)arg;
-    if (!d->has_next && fw_spfs_diskq_pop_next(d->q, d->end_lba, &d->next)) {
+    if (!d->has_next && fw_spfs_diskq_pop_next(d->q, d->head_lba, &d->next)) {
         d->has_next = true;
     }
 }
@@ -457,7 +458,7 @@ static void disk_thread(hal_t *h, void *arg) {
         uint16_t sectors = (uint16_t)((bb->block_len + HW_SECTOR_BYTES - 1) / HW_SECTOR_BYTES);
         uint32_t addr = hal_mem_addr(h, buf_data(io, b));
         uint32_t lba = fw_layout_lba(&io->layout, d->table, block);
-        d->end_lba = r.lba + sectors;
+        d->head_lba = r.lba + sectors;
         if (write) {
             ++io->stats.disk_writes;
             uint32_t st = fw_scsi_do10(io->scsi, d->cmd, d->target, HW_SCSI_OP_WRITE10, 0, lba,
@@ -479,7 +480,6 @@ static void disk_thread(hal_t *h, void *arg) {
             }
             fw_spfs_cache_fill_done(c, b);
         }
-        d->head_lba = d->end_lba;
         d->busy = false;
         wake_all(h, &io->waits[b].sem, &io->waits[b].waiters);
         if (!fw_spfs_cache_busy(c, b)) {
