@@ -14,6 +14,7 @@ request how many CPs' latest requests went to the same IOP (itself included):
     scripts/iop_sharing.py build/sim/starfish [--patterns rc,rbc,rcc,wc,wbc,wcc]
         [--record 8] [--layout contiguous] [--profile-ms 100] [--set key=value ...]
 
+The published column is the paper's cell (16 CPs, 10 MB), whatever --set changes.
 --profile-ms W adds, per pattern, the requests and the mean sharing in each W ms of
 simulated time (how a convoy forms or breaks up during the run). The measure is
 meant for patterns with one request per CP at a time; with more, a CP counts at the
