@@ -12,7 +12,9 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SCRIPT = os.path.join(ROOT, "scripts", "permutation_rates.py")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from permutation_rates import load_published, paper_permutation_s  # noqa: E402
+from script_checks import assert_refused  # noqa: E402
 
 
 def close(x, y, tol=1e-6):
@@ -41,9 +43,7 @@ def check_end_to_end(starfish):
     assert close(paper_ms, (10 / 26.4 - 10 / 31.3) * 1e3, 0.05), cells
     assert close(remote_mb, 15 / 16, 0.005), cells  # rn: every CP but the reader sends
     assert model_ms > 0, cells
-    bad = subprocess.run([sys.executable, SCRIPT, starfish, "--patterns", "rb"],
-                         capture_output=True, text=True)
-    assert bad.returncode != 0 and "'rb' is not one of" in bad.stderr, bad.stderr
+    assert_refused(SCRIPT, [starfish, "--patterns", "rb"], "'rb' is not one of")
 
 
 def main():
