@@ -442,6 +442,43 @@ BOOST_AUTO_TEST_CASE(cache_keep_ahead_releases_what_a_read_skipped) {
     BOOST_TEST(ahead["movements"].get<uint64_t>() > window["movements"].get<uint64_t>());
 }
 
+BOOST_AUTO_TEST_CASE(the_arm_starts_on_disk_start_cylinder) {
+    // The first READ of LBA 0 (cylinder 0): from the default start no seek; from
+    // cylinder 100 one seek of 100 cylinders before the rotational wait.
+    auto first_read = [](int start) {
+        return sim::run_isolated([start] {
+            config::Config cfg = default_config();
+            cfg.set("disk.start_cylinder", start, "test");
+            json out;
+            run_rig(cfg, 1, [&](DiskRig &rig) {
+                rig.run(0, HW_SCSI_OP_READ10, 0, 0, 16, DiskRig::kBufferBase);
+                storage::DiskStats st = rig.disk(0).stats();
+                out = {{"seeks", st.seeks}, {"positioning_ps", st.positioning_ps}};
+            });
+            return out;
+        });
+    };
+    const double revolution_ps = 60e12 / 4002.0;
+    const double seek100_ps = (3.24 + 0.400 * 10.0) * 1e9; // short-seek curve at d = 100
+    json from0 = first_read(0);
+    json from100 = first_read(100);
+    BOOST_TEST(from0["seeks"] == 0);
+    BOOST_TEST(from0["positioning_ps"].get<double>() < revolution_ps);
+    BOOST_TEST(from100["seeks"] == 1);
+    BOOST_TEST(from100["positioning_ps"].get<double>() >= seek100_ps);
+    BOOST_TEST(from100["positioning_ps"].get<double>() < seek100_ps + revolution_ps);
+    // A cylinder the drive does not have is refused, naming the key.
+    config::Config bad = default_config();
+    bad.set("disk.start_cylinder", 1962, "test");
+    std::string error;
+    try {
+        bad.validate();
+    } catch (const std::exception &e) {
+        error = e.what();
+    }
+    BOOST_TEST(error.find("disk.start_cylinder = 1962 is not a cylinder") != std::string::npos);
+}
+
 BOOST_AUTO_TEST_CASE(results_are_deterministic_and_trials_differ) {
     auto times = [](uint64_t trial, bool trace) {
         return sim::run_isolated([trial, trace] {

@@ -91,6 +91,13 @@ void declare_disk_params(config::Registry &reg) {
                 "a WRITE takes at most this much data per bus connection, and reconnects when "
                 "the cache has room for the next such burst",
                 "given: docs/reference.md §3 (64 KB write fence, medium confidence)");
+    reg.add_int(keys::disk_start_cylinder, 0, "cylinders", {0, 99999},
+                "cylinder the arm rests on (head 0) when a trial starts; every layout puts "
+                "the file's first block on cylinder 0, so 0 = no seek before a contiguous "
+                "file's first access",
+                "estimate: not published (TOCS §5 names the disks' initial rotational "
+                "positions as random, nothing about the arm); 0 is the model's first reading. "
+                "docs/calibration.md, 'Where the arms start', measures what others do");
     reg.add_bool(keys::speed_disk_stream_anchor, true,
                  "compute a drive's read-stream media position from a sector moved forward as "
                  "the stream progresses, not from the stream's first sector (long streams are "
@@ -115,6 +122,12 @@ void declare_disk_params(config::Registry &reg) {
             return "disk.read_fence_kb = " + std::to_string(cfg.get_int(keys::disk_read_fence_kb)) +
                    " exceeds a cache segment (disk.cache_kb / disk.cache_segments = " +
                    std::to_string(segment_kb) + " KB): a READ would never reconnect";
+        }
+        if (cfg.get_int(keys::disk_start_cylinder) >= cfg.get_int(keys::disk_cylinders)) {
+            return "disk.start_cylinder = " +
+                   std::to_string(cfg.get_int(keys::disk_start_cylinder)) +
+                   " is not a cylinder of the drive (disk.cylinders = " +
+                   std::to_string(cfg.get_int(keys::disk_cylinders)) + ")";
         }
         if (cfg.get_int(keys::disk_write_fence_kb) > cfg.get_int(keys::disk_cache_kb)) {
             return "disk.write_fence_kb = " +
@@ -151,6 +164,7 @@ DiskParams DiskParams::from(const config::Config &cfg) {
     p.write_behind_bytes = static_cast<uint64_t>(cfg.get_int(keys::disk_write_behind_kb)) * 1024u;
     p.read_fence_bytes = static_cast<uint32_t>(cfg.get_int(keys::disk_read_fence_kb) * 1024);
     p.write_fence_bytes = static_cast<uint32_t>(cfg.get_int(keys::disk_write_fence_kb) * 1024);
+    p.start_cylinder = static_cast<uint32_t>(cfg.get_int(keys::disk_start_cylinder));
     p.stream_anchor = cfg.get_bool(keys::speed_disk_stream_anchor);
     return p;
 }

@@ -36,6 +36,7 @@ inline constexpr config::StringKey disk_write_report{"disk.write_report"};
 inline constexpr config::IntKey disk_write_behind_kb{"disk.write_behind_kb"};
 inline constexpr config::IntKey disk_read_fence_kb{"disk.read_fence_kb"};
 inline constexpr config::IntKey disk_write_fence_kb{"disk.write_fence_kb"};
+inline constexpr config::IntKey disk_start_cylinder{"disk.start_cylinder"};
 inline constexpr config::BoolKey speed_disk_stream_anchor{"speed.disk_stream_anchor"};
 } // namespace starfish::keys
 
@@ -67,6 +68,7 @@ struct DiskParams {
     uint64_t write_behind_bytes = 0;            // disk.write_behind_kb
     uint32_t read_fence_bytes = 0;
     uint32_t write_fence_bytes = 0;
+    uint32_t start_cylinder = 0; // where the arm rests when a trial starts (head 0)
     // Host speed-up (speed.disk_stream_anchor): the read stream's movable anchor
     // (stream_anchor.h). Exact: off gives the same results, only slower.
     bool stream_anchor = true;

@@ -30,6 +30,9 @@ Hp97560Disk::Hp97560Disk(sc_core::sc_module_name name, const DiskParams &params,
     write_fence_sectors_ =
         std::min(write_fence_sectors_, std::max<uint32_t>(1, params.cache_bytes / HW_SECTOR_BYTES));
     set_identity(global_id, seed, trial);
+    // The arm rests on head 0 of disk.start_cylinder until the first command.
+    idle_plan_.track = params.start_cylinder * geom_.heads();
+    idle_plan_.next_lba = idle_plan_.track * geom_.sectors_per_track();
     SC_METHOD(on_wake);
     sensitive << wake_;
     dont_initialize();
