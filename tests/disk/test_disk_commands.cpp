@@ -50,6 +50,19 @@ bool contains(const json &s, const std::string &part) {
     return s.get<std::string>().find(part) != std::string::npos;
 }
 
+// Runs a one-drive scenario in its own process with one parameter changed; the
+// scenario fills the JSON it returns.
+json with_setting(const std::string &key, const json &value,
+                  const std::function<void(DiskRig &, json &)> &scenario) {
+    return sim::run_isolated([key, value, scenario] {
+        config::Config cfg = default_config();
+        cfg.set(key, value, "test");
+        json out;
+        run_rig(cfg, 1, [&](DiskRig &rig) { scenario(rig, out); });
+        return out;
+    });
+}
+
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(disk_commands)
@@ -421,19 +434,13 @@ BOOST_AUTO_TEST_CASE(cache_keep_ahead_releases_what_a_read_skipped) {
     // Read block 0, then block 4 (the stream has read blocks 1-3 meanwhile), then go
     // back to block 2: kept by the ring-buffer window, released under "ahead".
     auto back = [](const std::string &keep) {
-        return sim::run_isolated([keep] {
-            config::Config cfg = default_config();
-            cfg.set("disk.cache_keep", keep, "test");
-            json out;
-            run_rig(cfg, 1, [&](DiskRig &rig) {
-                rig.run(0, HW_SCSI_OP_READ10, 0, 5000, 16, DiskRig::kBufferBase);
-                rig.run(0, HW_SCSI_OP_READ10, 0, 5000 + 4 * 16, 16, DiskRig::kBufferBase);
-                uint64_t t0 = rig.now();
-                rig.run(0, HW_SCSI_OP_READ10, 0, 5000 + 2 * 16, 16, DiskRig::kBufferBase);
-                out["back"] = rig.now() - t0;
-                out["movements"] = rig.disk(0).stats().movements;
-            });
-            return out;
+        return with_setting("disk.cache_keep", keep, [](DiskRig &rig, json &out) {
+            rig.run(0, HW_SCSI_OP_READ10, 0, 5000, 16, DiskRig::kBufferBase);
+            rig.run(0, HW_SCSI_OP_READ10, 0, 5000 + 4 * 16, 16, DiskRig::kBufferBase);
+            uint64_t t0 = rig.now();
+            rig.run(0, HW_SCSI_OP_READ10, 0, 5000 + 2 * 16, 16, DiskRig::kBufferBase);
+            out["back"] = rig.now() - t0;
+            out["movements"] = rig.disk(0).stats().movements;
         });
     };
     json window = back("window"), ahead = back("ahead");
@@ -443,19 +450,13 @@ BOOST_AUTO_TEST_CASE(cache_keep_ahead_releases_what_a_read_skipped) {
 }
 
 BOOST_AUTO_TEST_CASE(the_arm_starts_on_disk_start_cylinder) {
-    // The first READ of LBA 0 (cylinder 0): from the default start no seek; from
-    // cylinder 100 one seek of 100 cylinders before the rotational wait.
+    // The first READ of LBA 0 (cylinder 0): from cylinder 0 no seek; from cylinder
+    // 100 one seek of 100 cylinders before the rotational wait.
     auto first_read = [](int start) {
-        return sim::run_isolated([start] {
-            config::Config cfg = default_config();
-            cfg.set("disk.start_cylinder", start, "test");
-            json out;
-            run_rig(cfg, 1, [&](DiskRig &rig) {
-                rig.run(0, HW_SCSI_OP_READ10, 0, 0, 16, DiskRig::kBufferBase);
-                storage::DiskStats st = rig.disk(0).stats();
-                out = {{"seeks", st.seeks}, {"positioning_ps", st.positioning_ps}};
-            });
-            return out;
+        return with_setting("disk.start_cylinder", start, [](DiskRig &rig, json &out) {
+            rig.run(0, HW_SCSI_OP_READ10, 0, 0, 16, DiskRig::kBufferBase);
+            storage::DiskStats st = rig.disk(0).stats();
+            out = {{"seeks", st.seeks}, {"positioning_ps", st.positioning_ps}};
         });
     };
     const double revolution_ps = 60e12 / 4002.0;
