@@ -30,12 +30,12 @@ namespace {
 
 constexpr int kManifestFormat = 1;
 
-// Host speed for the automatic chunk: estimated events (workload_trial_events)
-// per wall second of one trial process. estimate: `starfish run` on the shared
-// two-core development host at load average 11 gave 0.85 x 10^5 (DDIO rb, 100 MB)
-// to 1.5 x 10^5 (SPFS rc, 8-byte records, 0.5 MB); an idle core is faster. Only
-// the task length follows from it, and that only has to be right within a few
-// times (docs/cluster.md, "Chunks").
+// Host speed for the automatic chunk: estimated cost units (workload_trial_events,
+// an SPFS request's event each) per wall second of one trial process. estimate:
+// `starfish run` on the shared two-core development host at load average 11 gave
+// 1.5 x 10^5 (SPFS rc, 8-byte records, 0.5 MB) and 3.8 x 10^5 (DDIO rb, 100 MB,
+// in these units); an idle core is faster. Only the task length follows from it,
+// and that only has to be right within a few times (docs/cluster.md, "Chunks").
 constexpr double kEventsPerSecond = 2.0e5;
 
 std::string manifest_path(const std::string &dir) {

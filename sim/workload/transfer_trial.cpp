@@ -398,12 +398,16 @@ void print_transfer(std::ostream &out, const config::Config &cfg, const std::vec
     (void)cfg;
 }
 
-// Expected simulation events of one trial, from measured trials on the default
-// machine (docs/studies.md, "Order"): about 1000 to start and finish, about 8 per
-// file block moved, and per chunk (a run contiguous in file and CP memory) about
-// 6 for SPFS, whose CPs request and receive every chunk, against almost nothing
-// for DDIO and 2PIO, which gather pieces into block-sized messages. The 8-byte
-// cyclic SPFS cells thus rank far above everything else, as their run times do.
+// Expected host time of one trial, in units of an SPFS request's simulation event
+// (docs/studies.md, "Order and ETA"): about 1000 to start and finish, 6 per chunk
+// (a run contiguous in file and CP memory) for SPFS, whose CPs request and receive
+// every chunk, against almost nothing for DDIO and 2PIO, which gather pieces into
+// block-sized messages, and 36 per file block moved. A block costs about 8 events,
+// but events that move a block's data cost more host time: in `reproduce
+// paper-main` (e308cd8) the 8-byte cyclic SPFS trials took 1.2 us of host CPU per
+// event, the other trials 4.1-7.5 us. The 8-byte cyclic SPFS cells thus rank far
+// above everything else, as their run times do, and the ETA still counts the many
+// short trials that run last.
 double transfer_cost_estimate(const config::Config &cfg) {
     try {
         fw_pattern_t pattern = pattern_of(cfg);
@@ -415,7 +419,7 @@ double transfer_cost_estimate(const config::Config &cfg) {
         fw_pattern_cp_shape(&pattern, 0, &shape);
         double chunks = static_cast<double>(shape.chunk_count) * pattern.cp_count;
         double per_chunk = cfg.get_string(keys::fs_kind) == "spfs" ? 6.0 : 0.05;
-        return 1000.0 + 8.0 * blocks + per_chunk * chunks;
+        return 1000.0 + 36.0 * blocks + per_chunk * chunks;
     } catch (const std::exception &) {
         return 1.0; // the trial itself will report the problem
     }
