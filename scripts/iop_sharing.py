@@ -69,23 +69,22 @@ def run_cell(starfish, pattern, record, layout, extra_sets, tmp):
            "--set", "workload.trials=1", "--json", out, "--log", log]
     for s in extra_sets:
         cmd += ["--set", s]
-    cps = cp_count(starfish, extra_sets)  # the log names each CP's firmware: cp0.fw, cp1.fw, ...
+    cps = cp_count(starfish, extra_sets, tmp)  # the log names each CP's firmware: cp0.fw, ...
     cmd += ["--log-components"] + [f"cp{i}.fw" for i in range(cps)]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
     with open(out) as f:
         return json.load(f), log, cps
 
 
-def cp_count(starfish, extra_sets):
-    """machine.cp_count of the configuration the cell runs with."""
-    cmd = [starfish, "config"]
+def cp_count(starfish, extra_sets, tmp):
+    """machine.cp_count of the configuration the cell runs with (`starfish config --json`)."""
+    path = os.path.join(tmp, "config.json")
+    cmd = [starfish, "config", "--json", path]
     for s in extra_sets:
         cmd += ["--set", s]
-    for line in subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.splitlines():
-        fields = line.split()
-        if fields and fields[0] == "machine.cp_count":
-            return int(fields[1])
-    raise SystemExit("iop_sharing: `starfish config` shows no machine.cp_count")
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    with open(path) as f:
+        return int(json.load(f)["config"]["machine.cp_count"])
 
 
 def main():
