@@ -23,7 +23,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report_data import (LAYOUT_ORDER, METHOD_ORDER, Study, cell_sort_key, load_json,  # noqa: E402
                          ordered, read_csv)
-from report_stats import geometric_mean_ratio, ratio_of_means, ratio_summary  # noqa: E402
+from report_stats import (NAN, cv_against_figure, geometric_mean_ratio,  # noqa: E402
+                          ratio_of_means, ratio_summary)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -224,7 +225,53 @@ def methods_section(rep, entry, study):
         out.append("Against the published values (error = model / published − 1):\n\n")
         out.append(md_table(["method", "layout", "cells", "median abs error %", "worst error %",
                              "worst cell", "within 5%", "within 10%"], rows))
+    out.append(variation_section(rep, study))
     return "".join(out)
+
+
+def variation_section(rep, study):
+    """Each figure's trial-to-trial variation against its caption's maximum cv
+    (the figure specs' `max_cv` and `cv_exceptions`)."""
+    rows, csv_rows = [], []
+    for spec in study.report.get("figures", []):
+        if "max_cv" not in spec:
+            continue
+        cells = [c for c in study.cells
+                 if c.layout == spec["layout"] and c.record == int(spec["record"])]
+        if not cells:
+            continue
+        exceptions = [(e["method"], e["pattern"], float(e["cv"]))
+                      for e in spec.get("cv_exceptions", [])]
+        # One trial has no cv (the study document's 0 is no measure of variation).
+        cvs = [(c.method, c.pattern,
+                float(c.summary["cv"]) if c.summary.get("trials", 0) > 1 else NAN) for c in cells]
+        v = cv_against_figure(cvs, float(spec["max_cv"]), exceptions)
+        apart = {(m, p): pub for m, p, pub in exceptions}
+        for m, p, cv in cvs:
+            limit = apart.get((m, p), float(spec["max_cv"]))
+            above = None if math.isnan(cv) else cv > limit
+            csv_rows.append([spec.get("title", ""), spec["layout"], spec["record"], m, p,
+                             csv_value(cv), limit, csv_value(above)])
+        largest = (f"{fmt(v['largest'][2], 3)} ({v['largest'][0]} {v['largest'][1]})"
+                   if v["largest"] else "—")
+        above = ", ".join(f"{m} {p} {fmt(cv, 3)}" for m, p, cv in v["above"]) or "none"
+        named = "; ".join(f"{m} {p}: {fmt(pub, 2)} / " +
+                          ("—" if cv is None or math.isnan(cv) else fmt(cv, 3))
+                          for m, p, pub, cv in v["exceptions"]) or "—"
+        rows.append([spec.get("title", f"{spec['layout']} {spec['record']}"),
+                     fmt(float(spec["max_cv"]), 3), largest, above, named])
+    if not rows:
+        return ""
+    name = f"{study.name}-cv"
+    write_csv(rep.path(f"tables/{name}.csv"),
+              ["figure", "layout", "record", "method", "pattern", "model_cv", "published_max_cv",
+               "above"], csv_rows)
+    return ("\nTrial-to-trial variation against each figure's caption (cv = standard deviation / "
+            "mean of the trials; the paper gives each figure's largest cv and names the cells "
+            f"above it; per cell: [tables/{name}.csv](tables/{name}.csv)):\n\n" +
+            md_table(["figure", "paper's largest cv", "model's largest cv",
+                      "model cells above the paper's largest",
+                      "cells the paper names apart: published cv / model cv"], rows))
 
 
 def ratio_summary_section(rep, entry, source):

@@ -7,7 +7,8 @@ trials whose expected values were worked out by hand from the formulas (the
 steps are in the comments; t(0.975, 2) = 4.303, t(0.975, 4) = 2.776).
 Then the whole paper-summary step of make_report.py on a hand-built report
 directory: pairing with SPFS cell by cell, DDIO no sort over random-blocks only,
-the published columns.
+the published columns. And the comparison of a figure's trial-to-trial variation
+with its caption's largest cv (cv_against_figure).
 usage: test_report_stats.py"""
 import csv
 import json
@@ -20,8 +21,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REPORT = os.path.join(ROOT, "sim", "report")
 sys.path.insert(0, REPORT)
-from report_stats import (Summary, geometric_mean_ratio, ratio_of_means,  # noqa: E402
-                          ratio_summary, student_t975)
+from report_stats import (Summary, cv_against_figure, geometric_mean_ratio,  # noqa: E402
+                          ratio_of_means, ratio_summary, student_t975)
 
 TOL = 5e-4
 
@@ -108,6 +109,20 @@ CONFIG = {"fs.kind": "ddio", "fs.presort": True, "workload.layout": "contiguous"
           "machine.iop_count": 16, "machine.cpu_mhz": 50.0, "net.width": 6, "net.height": 6,
           "machine.disks_per_iop": 1, "fs.block_bytes": 8192, "workload.file_mb": 10.0,
           "workload.trials": 3}
+
+
+def check_cv_against_figure():
+    # A caption "the maximum cv is 0.05, except for 0.25 on wc on SPFS": the
+    # named cell is judged against its own figure only, an unknown cv (one trial)
+    # is left out, and the cells above 0.05 come largest first.
+    cells = [("SPFS", "rb", 0.01), ("SPFS", "wc", 0.30), ("2PIO", "rc", 0.07),
+             ("DDIO sort", "rb", float("nan")), ("SPFS", "rbb", 0.11), ("2PIO", "wb", 0.05)]
+    v = cv_against_figure(cells, 0.05, [("SPFS", "wc", 0.25), ("DDIO sort", "wc", 0.2)])
+    assert v["largest"] == ("SPFS", "rbb", 0.11), v
+    assert v["above"] == [("SPFS", "rbb", 0.11), ("2PIO", "rc", 0.07)], v
+    assert v["exceptions"] == [("SPFS", "wc", 0.25, 0.30), ("DDIO sort", "wc", 0.2, None)], v
+    v = cv_against_figure([("SPFS", "rb", float("nan"))], 0.05)
+    assert v == {"largest": None, "above": [], "exceptions": []}, v
 
 
 def cell(kind, presort, layout, record, pattern, values):
@@ -202,6 +217,7 @@ def main():
     check_fieller()
     check_geometric_mean()
     check_ratio_summary()
+    check_cv_against_figure()
     check_make_report()
     print("test_report_stats: ok")
 

@@ -81,7 +81,8 @@ def check_report(report, expected):
 
 def check_paper_main(report, manifest, index, figures):
     """Figures 4-7 and the model-against-published scatter over all 245 published
-    cells (its data CSV gives the points), and the methods table side by side."""
+    cells (its data CSV gives the points), the methods table side by side, and the
+    variation table (each cell against its figure's largest cv)."""
     for layout in ("contiguous", "random-blocks"):
         for record in (8, 8192):
             assert f"figures/paper-main-{layout}-{record}.png" in figures, (layout, record)
@@ -104,6 +105,20 @@ def check_paper_main(report, manifest, index, figures):
     assert all(r["DDIO no sort published"] for r in rows if r["workload.layout"] == "random-blocks")
     non_empty(os.path.join(report, entry["methods_markdown"]))
     assert "The methods side by side" in index and "| DDIO sort / SPFS published |" in index
+    # Each figure's variation against its caption: every cell judged against its
+    # figure's largest cv, SPFS 8-byte wc against its own (0.25, 0.32); one trial
+    # per cell has no cv, so nothing is above.
+    assert "Trial-to-trial variation against each figure's caption" in index
+    with open(os.path.join(report, "tables", "paper-main-cv.csv"), newline="") as f:
+        cvs = list(csv.DictReader(f))
+    assert len(cvs) == 245, len(cvs)
+    limits = {(r["layout"], r["record"], r["method"], r["pattern"]): r["published_max_cv"]
+              for r in cvs}
+    assert limits[("contiguous", "8", "SPFS", "wc")] == "0.25", limits
+    assert limits[("random-blocks", "8", "SPFS", "wc")] == "0.32", limits
+    assert limits[("contiguous", "8192", "2PIO", "rc")] == "0.024", limits
+    assert limits[("random-blocks", "8192", "DDIO no sort", "rb")] == "0.031", limits
+    assert all(r["model_cv"] == "" and r["above"] == "" for r in cvs), cvs[:3]
 
 
 def main():
