@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report_data import (LAYOUT_ORDER, METHOD_ORDER, Study, cell_sort_key, load_json,  # noqa: E402
                          ordered, read_csv)
 from report_stats import (NAN, cv_against_figure, geometric_mean_ratio,  # noqa: E402
-                          ratio_of_means, ratio_summary)
+                          published_interval, ratio_of_means, ratio_summary)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -231,7 +231,12 @@ def methods_section(rep, entry, study):
 
 def variation_section(rep, study):
     """Each figure's trial-to-trial variation against its caption's maximum cv
-    (the figure specs' `max_cv` and `cv_exceptions`)."""
+    (the figure specs' `max_cv` and `cv_exceptions`), and each model mean against
+    the widest 95% interval its published mean can have (the report's
+    `published_trials` trials at that cv, widened by `published_rounding`, half the
+    last digit the tables print)."""
+    trials = int(study.report.get("published_trials", 5))
+    rounding = float(study.report.get("published_rounding", 0.0))
     rows, csv_rows = [], []
     for spec in study.report.get("figures", []):
         if "max_cv" not in spec:
@@ -240,38 +245,72 @@ def variation_section(rep, study):
                  if c.layout == spec["layout"] and c.record == int(spec["record"])]
         if not cells:
             continue
+        max_cv = float(spec["max_cv"])
         exceptions = [(e["method"], e["pattern"], float(e["cv"]))
                       for e in spec.get("cv_exceptions", [])]
+        apart = {(m, p): pub for m, p, pub in exceptions}
         # One trial has no cv (the study document's 0 is no measure of variation).
         cvs = [(c.method, c.pattern,
                 float(c.summary["cv"]) if c.summary.get("trials", 0) > 1 else NAN) for c in cells]
-        v = cv_against_figure(cvs, float(spec["max_cv"]), exceptions)
-        apart = {(m, p): pub for m, p, pub in exceptions}
-        for m, p, cv in cvs:
-            limit = apart.get((m, p), float(spec["max_cv"]))
+        v = cv_against_figure(cvs, max_cv, exceptions)
+        outside, compared, named_ci = [], 0, {}
+        for c, (m, p, cv) in zip(cells, cvs):
+            limit = apart.get((m, p), max_cv)
             above = None if math.isnan(cv) else cv > limit
+            low = high = inside = None
+            if "published" in c.summary:
+                low, high = published_interval(float(c.summary["published"]), limit, trials,
+                                               rounding)
+                inside = low <= c.summary["mean"] <= high
+                compared += 1
+                if not inside:
+                    outside.append(f"{m} {p} {c.summary.get('error_pct', NAN):+.1f}%")
+                if (m, p) in apart:
+                    named_ci[(m, p)] = (low, high, c.summary["mean"])
             csv_rows.append([spec.get("title", ""), spec["layout"], spec["record"], m, p,
-                             csv_value(cv), limit, csv_value(above)])
+                             csv_value(cv), limit, csv_value(above), csv_value(low),
+                             csv_value(high), csv_value(c.summary.get("mean")), csv_value(inside)])
         largest = (f"{fmt(v['largest'][2], 3)} ({v['largest'][0]} {v['largest'][1]})"
                    if v["largest"] else "—")
         above = ", ".join(f"{m} {p} {fmt(cv, 3)}" for m, p, cv in v["above"]) or "none"
-        named = "; ".join(f"{m} {p}: {fmt(pub, 2)} / " +
-                          ("—" if cv is None or math.isnan(cv) else fmt(cv, 3))
-                          for m, p, pub, cv in v["exceptions"]) or "—"
+        named = []
+        for m, p, pub, cv in v["exceptions"]:
+            text = f"{m} {p}: cv {fmt(pub, 2)} / " + (
+                "—" if cv is None or math.isnan(cv) else fmt(cv, 3))
+            if (m, p) in named_ci:
+                low, high, mean = named_ci[(m, p)]
+                text += f", published [{fmt(low)}, {fmt(high)}], model {fmt(mean)}"
+            named.append(text)
+        half = published_interval(1.0, max_cv, trials)[1] - 1.0
+        widest = f"±{fmt(100 * half, 1)}%" + (f" ± {rounding:g} MB/s" if rounding else "")
         rows.append([spec.get("title", f"{spec['layout']} {spec['record']}"),
-                     fmt(float(spec["max_cv"]), 3), largest, above, named])
+                     fmt(max_cv, 3), largest, above, widest,
+                     f"{len(outside)} of {compared}" + (f": {', '.join(outside)}" if outside
+                                                        else ""),
+                     "; ".join(named) or "—"])
     if not rows:
         return ""
     name = f"{study.name}-cv"
+    outside = sum(1 for r in csv_rows if r[-1] is False)
+    judged = sum(1 for r in csv_rows if r[-1] is not None)
+    rep.printed.append(f"  {outside} of {judged} model means outside the widest 95% interval of "
+                       f"their published mean (tables/{name}.csv)")
     write_csv(rep.path(f"tables/{name}.csv"),
               ["figure", "layout", "record", "method", "pattern", "model_cv", "published_max_cv",
-               "above"], csv_rows)
+               "above", "published_ci95_widest_low", "published_ci95_widest_high", "model_mean",
+               "model_inside"], csv_rows)
     return ("\nTrial-to-trial variation against each figure's caption (cv = standard deviation / "
             "mean of the trials; the paper gives each figure's largest cv and names the cells "
-            f"above it; per cell: [tables/{name}.csv](tables/{name}.csv)):\n\n" +
+            f"above it), and each model mean against the widest 95% interval the published mean "
+            f"of {trials} trials can have at that cv"
+            + (f", widened by the {rounding:g} MB/s of the printed value's rounding" if rounding
+               else "") + " (per cell: "
+            f"[tables/{name}.csv](tables/{name}.csv)):\n\n" +
             md_table(["figure", "paper's largest cv", "model's largest cv",
                       "model cells above the paper's largest",
-                      "cells the paper names apart: published cv / model cv"], rows))
+                      "published mean's 95% interval, at most",
+                      "model means outside even that interval",
+                      "cells the paper names apart"], rows))
 
 
 def ratio_summary_section(rep, entry, source):

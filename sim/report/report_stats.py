@@ -157,3 +157,13 @@ def cv_against_figure(cells, max_cv, exceptions=()):
     model = {(m, p): cv for m, p, cv in cells}
     named = [(m, p, cv, model.get((m, p))) for m, p, cv in exceptions]
     return {"largest": largest, "above": above, "exceptions": named}
+
+
+def published_interval(mean, cv, trials, rounding=0.0):
+    """The 95% interval of a published mean of `trials` trials whose cv is `cv`
+    (Student's t at trials - 1 degrees of freedom), widened by the `rounding` of the
+    printed value (half its last digit): mean -+ (t cv mean / sqrt(trials) +
+    rounding). With a figure's largest cv it is the widest the interval of any of
+    its cells can be."""
+    half = student_t975(trials - 1) * cv * mean / math.sqrt(trials) + rounding
+    return (mean - half, mean + half)

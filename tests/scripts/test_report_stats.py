@@ -8,7 +8,8 @@ steps are in the comments; t(0.975, 2) = 4.303, t(0.975, 4) = 2.776).
 Then the whole paper-summary step of make_report.py on a hand-built report
 directory: pairing with SPFS cell by cell, DDIO no sort over random-blocks only,
 the published columns. And the comparison of a figure's trial-to-trial variation
-with its caption's largest cv (cv_against_figure).
+with its caption's largest cv (cv_against_figure) and the interval of a published
+mean (published_interval).
 usage: test_report_stats.py"""
 import csv
 import json
@@ -22,7 +23,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 REPORT = os.path.join(ROOT, "sim", "report")
 sys.path.insert(0, REPORT)
 from report_stats import (Summary, cv_against_figure, geometric_mean_ratio,  # noqa: E402
-                          ratio_of_means, ratio_summary, student_t975)
+                          published_interval, ratio_of_means, ratio_summary, student_t975)
 
 TOL = 5e-4
 
@@ -123,6 +124,13 @@ def check_cv_against_figure():
     assert v["exceptions"] == [("SPFS", "wc", 0.25, 0.30), ("DDIO sort", "wc", 0.2, None)], v
     v = cv_against_figure([("SPFS", "rb", float("nan"))], 0.05)
     assert v == {"largest": None, "above": [], "exceptions": []}, v
+    # A published mean of 10 over five trials at cv 0.1: half-width
+    # t(0.975, 4) * 0.1 * 10 / sqrt(5) = 2.776 * 0.44721 = 1.24149; the printed
+    # value's rounding (0.05) widens it on both sides.
+    low, high = published_interval(10.0, 0.1, 5)
+    assert close(low, 8.75851) and close(high, 11.24149), (low, high)
+    low, high = published_interval(10.0, 0.1, 5, rounding=0.05)
+    assert close(low, 8.70851) and close(high, 11.29149), (low, high)
 
 
 def cell(kind, presort, layout, record, pattern, values):

@@ -119,6 +119,11 @@ def check_paper_main(report, manifest, index, figures):
     assert limits[("contiguous", "8192", "2PIO", "rc")] == "0.024", limits
     assert limits[("random-blocks", "8192", "DDIO no sort", "rb")] == "0.031", limits
     assert all(r["model_cv"] == "" and r["above"] == "" for r in cvs), cvs[:3]
+    # Every cell has a published value, so every cell has the widest interval its
+    # published mean can have around it, and a verdict on the model's mean.
+    for r in cvs:
+        low, high = float(r["published_ci95_widest_low"]), float(r["published_ci95_widest_high"])
+        assert 0 < low < high and r["model_inside"] in ("True", "False"), r
 
 
 def main():
