@@ -229,14 +229,28 @@ def methods_section(rep, entry, study):
     return "".join(out)
 
 
+def report_number(study, spec, key, default=None, low=0):
+    """A non-negative number of a study's report section (an integer when `low` is
+    2, the trial count), or ReportError naming the study and the key."""
+    value = spec.get(key, default)
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= low
+    if ok and low == 2:
+        ok = value == int(value)
+    if not ok:
+        raise ReportError(f"{study.name}: report key {key} must be "
+                          f"{'a whole number of at least 2' if low == 2 else 'a number >= 0'}, "
+                          f"not {value!r}")
+    return int(value) if low == 2 else float(value)
+
+
 def variation_section(rep, study):
     """Each figure's trial-to-trial variation against its caption's maximum cv
     (the figure specs' `max_cv` and `cv_exceptions`), and each model mean against
     the widest 95% interval its published mean can have (the report's
     `published_trials` trials at that cv, widened by `published_rounding`, half the
     last digit the tables print)."""
-    trials = int(study.report.get("published_trials", 5))
-    rounding = float(study.report.get("published_rounding", 0.0))
+    trials = report_number(study, study.report, "published_trials", 5, low=2)
+    rounding = report_number(study, study.report, "published_rounding", 0.0)
     rows, csv_rows = [], []
     for spec in study.report.get("figures", []):
         if "max_cv" not in spec:
@@ -245,9 +259,13 @@ def variation_section(rep, study):
                  if c.layout == spec["layout"] and c.record == int(spec["record"])]
         if not cells:
             continue
-        max_cv = float(spec["max_cv"])
-        exceptions = [(e["method"], e["pattern"], float(e["cv"]))
-                      for e in spec.get("cv_exceptions", [])]
+        max_cv = report_number(study, spec, "max_cv")
+        exceptions = []
+        for e in spec.get("cv_exceptions", []):
+            if not isinstance(e, dict) or not {"method", "pattern", "cv"} <= e.keys():
+                raise ReportError(f"{study.name}: each report.figures[].cv_exceptions entry "
+                                  f"needs method, pattern and cv, not {e!r}")
+            exceptions.append((e["method"], e["pattern"], report_number(study, e, "cv")))
         apart = {(m, p): pub for m, p, pub in exceptions}
         # One trial has no cv (the study document's 0 is no measure of variation).
         cvs = [(c.method, c.pattern,
@@ -292,7 +310,7 @@ def variation_section(rep, study):
         return ""
     name = f"{study.name}-cv"
     outside = sum(1 for r in csv_rows if r[-1] is False)
-    judged = sum(1 for r in csv_rows if r[-1] is not None)
+    judged = sum(1 for r in csv_rows if r[-1] in (True, False))
     rep.printed.append(f"  {outside} of {judged} model means outside the widest 95% interval of "
                        f"their published mean (tables/{name}.csv)")
     write_csv(rep.path(f"tables/{name}.csv"),

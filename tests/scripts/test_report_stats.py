@@ -220,6 +220,60 @@ def check_make_report():
     assert "tables/paper-summary.csv" in index and "1 cell(s) had no SPFS cell" in index
 
 
+def check_variation_report():
+    """The methods report's variation table on the hand-built cells: Figure "F7"
+    (contiguous, 8192) with a largest cv of 0.1 and three published trials."""
+    published = {("SPFS", "rb"): 5.5, ("DDIO sort", "rb"): 12.0, ("2PIO", "rb"): 8.0,
+                 ("2PIO", "wb"): 50.0}
+    with tempfile.TemporaryDirectory() as tmp:
+        build_report_dir(tmp)
+        path = os.path.join(tmp, "data", "paper-main.json")
+        with open(path) as f:
+            doc = json.load(f)
+        doc["study"]["report"] = {"kind": "methods", "published_trials": 3,
+                                  "figures": [{"layout": "contiguous", "record": 8192,
+                                               "title": "F7", "max_cv": 0.1}]}
+        for c in doc["cells"]:
+            o = c["overrides"]
+            label = {"spfs": "SPFS", "2pio": "2PIO"}.get(
+                o["fs.kind"], "DDIO sort" if o.get("fs.presort") else "DDIO no sort")
+            key = (label, o["workload.pattern"])
+            if o["workload.layout"] == "contiguous" and key in published:
+                c["summary"]["published"] = published[key]
+                c["summary"]["error_pct"] = 100 * (c["summary"]["mean"] / published[key] - 1)
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        command = [sys.executable, os.path.join(REPORT, "make_report.py"), tmp, "--no-figures"]
+        run = subprocess.run(command, capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        with open(os.path.join(tmp, "tables", "paper-main-cv.csv"), newline="") as f:
+            rows = {(r["method"], r["pattern"]): r for r in csv.DictReader(f)}
+        # SPFS rb: [4, 5, 6], cv 0.2, above 0.1; published 5.5 -+ 4.303 * 0.1 * 5.5 /
+        # sqrt(3) = 1.3664 holds 5. DDIO sort rb: cv 0.1, not above; 12 -+ 2.9812
+        # holds 10. 2PIO rb: 8 -+ 1.9875 misses 5. 2PIO wb: cv 0, 50 exactly.
+        # DDIO no sort rb: no published value, no verdict.
+        assert rows[("SPFS", "rb")]["above"] == "True", rows
+        assert close(float(rows[("SPFS", "rb")]["published_ci95_widest_low"]), 4.1336)
+        assert rows[("SPFS", "rb")]["model_inside"] == "True"
+        assert rows[("DDIO sort", "rb")]["above"] == "False"
+        assert close(float(rows[("DDIO sort", "rb")]["published_ci95_widest_high"]), 14.9812)
+        assert rows[("2PIO", "rb")]["model_inside"] == "False"
+        assert rows[("2PIO", "wb")]["model_inside"] == "True"
+        assert rows[("DDIO no sort", "rb")]["model_inside"] == ""
+        assert "1 of 4 model means outside the widest 95% interval" in run.stdout, run.stdout
+        index = open(os.path.join(tmp, "index.md")).read()
+        row = ("| F7 | 0.100 | 0.200 (SPFS rb) | SPFS rb 0.200, 2PIO rb 0.200 | ±24.8% "
+               "| 1 of 4: 2PIO rb -37.5% | — |")
+        assert row in index, [line for line in index.splitlines() if "F7" in line]
+        # A report key that is no number stops the report, naming the key.
+        doc["study"]["report"]["figures"][0]["max_cv"] = "high"
+        with open(path, "w") as f:
+            json.dump(doc, f)
+        run = subprocess.run(command, capture_output=True, text=True)
+        assert run.returncode == 1 and "report key max_cv must be a number" in run.stderr, \
+            run.stderr
+
+
 def main():
     check_summary()
     check_fieller()
@@ -227,6 +281,7 @@ def main():
     check_ratio_summary()
     check_cv_against_figure()
     check_make_report()
+    check_variation_report()
     print("test_report_stats: ok")
 
 
