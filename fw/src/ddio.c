@@ -138,6 +138,7 @@ typedef struct ddio_disk {
     fw_disk_block_t *list; /* this request's order */
     uint64_t len;          /* entries of list this request moves */
     uint64_t next;         /* next unclaimed entry of list */
+    uint64_t write_next;   /* ddio.write_order = list: the entry whose WRITE goes next */
     fw_scsi_cmd_t *prefetch;
     uint32_t reads_in_flight; /* buffers waiting for a READ of this disk */
     bool prefetch_issued;     /* submitted and not yet waited for */
@@ -150,6 +151,9 @@ typedef struct ddio_buffer {
     fw_scsi_cmd_t *cmd;
     fw_group_t group;
     bool awaiting_pieces; /* its thread waits in fw_group_wait for the block's pieces */
+    uint64_t entry;       /* the list entry it holds */
+    bool awaiting_turn;   /* its thread waits on `turn` for the entries before its own */
+    hal_sem_t turn;
 } ddio_buffer_t;
 
 struct fw_ddio_iop {
@@ -168,7 +172,8 @@ struct fw_ddio_iop {
     bool stagger;
     uint32_t buffers_per_disk;
     bool yield_to_ready;
-    ddio_buffer_t *bufs; /* the request's buffers (NULL between requests) */
+    bool writes_in_list_order; /* ddio.write_order = list */
+    ddio_buffer_t *bufs;       /* the request's buffers (NULL between requests) */
     uint32_t nbufs;
     char queued_mode[8];
     uint32_t plan_block_cycles;
@@ -198,13 +203,42 @@ _Noreturn static void fail_status(fw_ddio_iop_t *io, const char *what, uint64_t 
     hal_fail(io->h, msg);
 }
 
-/* Claims the next block of the disk's list; false when none is left. */
-static bool claim(ddio_disk_t *d, fw_disk_block_t *out) {
+/* Claims the next block of the disk's list for the buffer; false when none is left. */
+static bool claim(ddio_disk_t *d, ddio_buffer_t *b, fw_disk_block_t *out) {
     if (d->next >= d->len) {
         return false;
     }
+    b->entry = d->next;
     *out = d->list[d->next++];
     return true;
+}
+
+/* ddio.write_order = list: a buffer whose pieces are in waits until the WRITEs of
+ * every earlier entry of its disk's list have been issued, so the drive sees the
+ * list's (presorted) order whichever CPs answer first; then it passes the turn on.
+ * Entries are claimed in list order, so the next entry to write is always held by
+ * a buffer (or not yet claimed, and then the claimer's turn is already there).
+ * The turn passes before the WRITE is submitted: the woken thread runs only once
+ * this one blocks in the SCSI wait, after its submission (threads are not
+ * preempted, docs/node.md). */
+static void take_turn(fw_ddio_iop_t *io, ddio_buffer_t *b) {
+    ddio_disk_t *d = b->disk;
+    if (d->write_next != b->entry) {
+        b->awaiting_turn = true;
+        hal_sem_wait(io->h, &b->turn);
+    }
+    if (d->write_next != b->entry) {
+        hal_fail(io->h, "DDIO: a buffer was given the turn of another list entry");
+    }
+    ++d->write_next;
+    for (uint32_t i = 0; i < io->nbufs; ++i) {
+        ddio_buffer_t *o = &io->bufs[i];
+        if (o->disk == d && o->awaiting_turn && o->entry == d->write_next) {
+            o->awaiting_turn = false;
+            hal_sem_post(io->h, &o->turn);
+            break;
+        }
+    }
 }
 
 /* Is another buffer thread of this IOP woken with all its pieces in, but not yet
@@ -296,7 +330,7 @@ static void buffer_thread(hal_t *h, void *arg) {
     ddio_disk_t *d = b->disk;
     fw_ddio_iop_t *io = d->iop;
     fw_disk_block_t blk;
-    while (claim(d, &blk)) {
+    while (claim(d, b, &blk)) {
         show_buffer(h, b, HAL_DDIO_BUFFER_DISK);
         hal_cycles(h, io->block_cycles);
         uint64_t file_block = fw_layout_file_block(&io->layout, d->file_disk, blk.local_index);
@@ -315,6 +349,9 @@ static void buffer_thread(hal_t *h, void *arg) {
             show_buffer(h, b, HAL_DDIO_BUFFER_PIECES);
             move_pieces(io, b, file_block, bytes);
             show_buffer(h, b, HAL_DDIO_BUFFER_DISK);
+            if (io->writes_in_list_order) {
+                take_turn(io, b);
+            }
             uint32_t st = fw_scsi_do10(io->scsi, b->cmd, d->target, HW_SCSI_OP_WRITE10, 0, blk.lba,
                                        sectors, addr);
             if (st != HW_SCSI_STATUS_GOOD) {
@@ -364,6 +401,7 @@ static void plan_lists(fw_ddio_iop_t *io) {
     for (uint32_t k = 0; k < io->disks; ++k) {
         ddio_disk_t *d = &io->disk[k];
         d->next = 0;
+        d->write_next = 0;
         if (!io->range) {
             hal_cycles(h, (uint32_t)(io->plan_block_cycles * d->count));
             uint64_t rotate =
@@ -416,6 +454,9 @@ static void serve(fw_msg_t *m, const fw_request_t *req, fw_ddio_iop_t *io) {
         fw_group_init(m, &b->group);
         hal_sem_name(h, &b->group.sem, "DDIO buffer: its pieces moved to or from the CPs", 0);
         b->awaiting_pieces = false;
+        b->awaiting_turn = false;
+        hal_sem_init(h, &b->turn, 0);
+        hal_sem_name(h, &b->turn, "DDIO buffer: the list's earlier WRITEs issued", 0);
     }
     io->bufs = bufs;
     io->nbufs = nbuf;
@@ -532,6 +573,7 @@ fw_ddio_iop_t *fw_ddio_iop_init(fw_msg_t *m, fw_scsi_t *scsi) {
     io->stagger = hal_config_int(h, FW_KEY_DDIO_STAGGER) != 0;
     io->buffers_per_disk = (uint32_t)hal_config_int(h, FW_KEY_DDIO_BUFFERS_PER_DISK);
     io->yield_to_ready = hal_config_int(h, FW_KEY_DDIO_YIELD_TO_READY) != 0;
+    io->writes_in_list_order = strcmp(hal_config_string(h, FW_KEY_DDIO_WRITE_ORDER), "list") == 0;
     strncpy(io->queued_mode, hal_config_string(h, FW_KEY_DDIO_QUEUED), sizeof io->queued_mode - 1);
     io->plan_block_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_DDIO_PLAN_BLOCK);
     io->block_cycles = (uint32_t)hal_config_int(h, FW_KEY_COST_DDIO_BLOCK);

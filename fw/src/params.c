@@ -177,6 +177,14 @@ static const fw_param_decl_t fw_params_table[] = {
                  "auto = on when records are smaller than a file-system block",
                  "given: docs/reference.md §7 and Kotz TOCS 1997 §4 (batched when the record is "
                  "smaller than a message)"),
+    STRING_PARAM(FW_KEY_DDIO_WRITE_ORDER, "list", "list|ready",
+                 "DDIO writes: the order each disk's blocks go to the drive: list = the "
+                 "block list's (presorted) order, a buffer whose pieces are in waiting for "
+                 "the WRITEs of the entries before it; ready = as each buffer's pieces arrive",
+                 "published: Kotz 1997 (TOCS) §6: DDIO 'chose the same (optimal) disk schedule "
+                 "for all access patterns', and every contiguous 8 KB DDIO write cell is 31.4 "
+                 "MB/s (tuning report Table 15); with ready, wbb/wcb/wnb 8 KB write blocks "
+                 "out of order (30.5 MB/s, 24-44 movements; docs/calibration.md)"),
     /* An integer 0/1 before it became a boolean like its siblings. */
     BOOL_PARAM(FW_KEY_DDIO_STAGGER, 0,
                "each IOP rotates its block list by a different amount so the CPs are not "

@@ -56,6 +56,7 @@
 #define FW_KEY_DDIO_PREFETCH "ddio.prefetch"
 #define FW_KEY_DDIO_QUEUED "ddio.queued"
 #define FW_KEY_DDIO_STAGGER "ddio.stagger"
+#define FW_KEY_DDIO_WRITE_ORDER "ddio.write_order"
 #define FW_KEY_COST_DDIO_PLAN_BLOCK "cost.ddio_plan_block_cycles"
 #define FW_KEY_COST_DDIO_BLOCK "cost.ddio_block_cycles"
 #define FW_KEY_COST_DDIO_PIECE "cost.ddio_piece_cycles"
