@@ -88,6 +88,11 @@ class Report:
     def figure(self, name):
         return os.path.join("figures", name + ".png")
 
+    def image(self, alt, name, end="\n\n"):
+        """The Markdown link to figure `name`, or nothing when no figures are made
+        (no matplotlib: index.md says so instead of linking missing files)."""
+        return f"![{alt}]({self.figure(name)}){end}" if self.figures else ""
+
     def path(self, rel):
         return os.path.join(self.out, rel)
 
@@ -180,7 +185,7 @@ def methods_section(rep, entry, study):
         if rep.figures:
             from report_figures import methods_bars
             methods_bars(cells, spec.get("title", name), rep.path(rep.figure(name)))
-        out.append(f"![{spec.get('title', name)}]({rep.figure(name)})\n\n")
+        out.append(rep.image(spec.get("title", name), name))
     published = sorted((c for c in study.cells if "published" in c.summary),
                        key=lambda c: (METHOD_ORDER.index(c.method) if c.method in METHOD_ORDER
                                       else 9, LAYOUT_ORDER.index(c.layout)
@@ -198,7 +203,7 @@ def methods_section(rep, entry, study):
             from report_figures import published_scatter
             published_scatter(points, f"{study.name}: model against published (MB/s, ra undivided)",
                               rep.path(rep.figure(name)))
-        out.append(f"![model against published]({rep.figure(name)})\n\n"
+        out.append(rep.image("model against published", name) +
                    f"The {len(points)} points: [tables/{name}.csv](tables/{name}.csv).\n\n")
     if entry.get("methods_markdown"):
         with open(rep.path(entry["methods_markdown"])) as f:
@@ -402,7 +407,7 @@ def ratio_summary_section(rep, entry, source):
         from report_figures import ratio_summary_chart
         ratio_summary_chart([(m, s) for m, s, _ in results], published,
                             rep.path(rep.figure(name)))
-    out.append(f"\n![Table III]({rep.figure(name)})\n")
+    out.append("\n" + rep.image("Table III", name, end="\n"))
     return "".join(out)
 
 
@@ -413,7 +418,7 @@ def lines_section(rep, entry, study):
     if rep.figures:
         from report_figures import sensitivity_lines
         sensitivity_lines(study, x_key, scale, rep.path(rep.figure(study.name)))
-    return f"![{study.name}]({rep.figure(study.name)})\n"
+    return rep.image(study.name, study.name, end="\n")
 
 
 def _same(a, b):

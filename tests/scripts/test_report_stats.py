@@ -265,6 +265,8 @@ def check_variation_report():
         row = ("| F7 | 0.100 | 0.200 (SPFS rb) | SPFS rb 0.200, 2PIO rb 0.200 | ±24.8% "
                "| 1 of 4: 2PIO rb -37.5% | — |")
         assert row in index, [line for line in index.splitlines() if "F7" in line]
+        # --no-figures: index.md links no figure it did not make.
+        assert "](figures/" not in index, index
         # A report key that is no number stops the report, naming the key.
         doc["study"]["report"]["figures"][0]["max_cv"] = "high"
         with open(path, "w") as f:
