@@ -314,10 +314,11 @@ def variation_section(rep, study):
     if not rows:
         return ""
     name = f"{study.name}-cv"
-    outside = sum(1 for r in csv_rows if r[-1] is False)
-    judged = sum(1 for r in csv_rows if r[-1] in (True, False))
-    rep.printed.append(f"  {outside} of {judged} model means outside the widest 95% interval of "
-                       f"their published mean (tables/{name}.csv)")
+    # The last column is the verdict: True, False, or "" for a cell without one.
+    n_outside = sum(1 for r in csv_rows if r[-1] is False)
+    n_judged = sum(1 for r in csv_rows if r[-1] in (True, False))
+    rep.printed.append(f"  {n_outside} of {n_judged} model means outside the widest 95% interval "
+                       f"of their published mean (tables/{name}.csv)")
     write_csv(rep.path(f"tables/{name}.csv"),
               ["figure", "layout", "record", "method", "pattern", "model_cv", "published_max_cv",
                "above", "published_ci95_widest_low", "published_ci95_widest_high", "model_mean",
