@@ -231,9 +231,11 @@ static void take_turn(fw_ddio_iop_t *io, ddio_buffer_t *b) {
         hal_fail(io->h, "DDIO: a buffer was given the turn of another list entry");
     }
     ++d->write_next;
-    for (uint32_t i = 0; i < io->nbufs; ++i) {
-        ddio_buffer_t *o = &io->bufs[i];
-        if (o->disk == d && o->awaiting_turn && o->entry == d->write_next) {
+    /* The disk's own buffers: serve() gives disk k buffers k * per_disk onwards. */
+    ddio_buffer_t *own = io->bufs + (uint32_t)(d - io->disk) * io->buffers_per_disk;
+    for (uint32_t i = 0; i < io->buffers_per_disk; ++i) {
+        ddio_buffer_t *o = &own[i];
+        if (o->awaiting_turn && o->entry == d->write_next) {
             o->awaiting_turn = false;
             hal_sem_post(io->h, &o->turn);
             break;

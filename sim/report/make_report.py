@@ -234,18 +234,20 @@ def methods_section(rep, entry, study):
     return "".join(out)
 
 
-def report_number(study, spec, key, default=None, low=0):
-    """A non-negative number of a study's report section (an integer when `low` is
-    2, the trial count), or ReportError naming the study and the key."""
+def report_number(study, spec, key, default=None, whole_from=None):
+    """A number >= 0 of a study's report section, or with `whole_from` a whole
+    number at least that; ReportError naming the study and the key otherwise."""
     value = spec.get(key, default)
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= low
-    if ok and low == 2:
-        ok = value == int(value)
-    if not ok:
-        raise ReportError(f"{study.name}: report key {key} must be "
-                          f"{'a whole number of at least 2' if low == 2 else 'a number >= 0'}, "
-                          f"not {value!r}")
-    return int(value) if low == 2 else float(value)
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0
+    if whole_from is None:
+        if not ok:
+            raise ReportError(f"{study.name}: report key {key} must be a number >= 0, "
+                              f"not {value!r}")
+        return float(value)
+    if not (ok and value == int(value) and value >= whole_from):
+        raise ReportError(f"{study.name}: report key {key} must be a whole number of at "
+                          f"least {whole_from}, not {value!r}")
+    return int(value)
 
 
 def variation_section(rep, study):
@@ -254,7 +256,7 @@ def variation_section(rep, study):
     the widest 95% interval its published mean can have (the report's
     `published_trials` trials at that cv, widened by `published_rounding`, half the
     last digit the tables print)."""
-    trials = report_number(study, study.report, "published_trials", 5, low=2)
+    trials = report_number(study, study.report, "published_trials", 5, whole_from=2)
     rounding = report_number(study, study.report, "published_rounding", 0.0)
     rows, csv_rows = [], []
     for spec in study.report.get("figures", []):
