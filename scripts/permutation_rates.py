@@ -15,6 +15,13 @@ of a cell have one size, except in `rcn`, where the 640 KB chunks cut 256 KB row
 half, and there its three local pieces hold 640 KB, one sixteenth, as their count
 says (worked out by hand). Rates are MB/s with MB = 2^20 bytes, as in the paper.
 
+The per-aggregator rate divides the remote bytes among the CPs that move their
+conforming chunk to (reads) or from (writes) other CPs: all 16, except in `rn` and
+`wn`, where CP 0 owns the whole file and its own chunk stays local. TOCS §6 says of
+Figure 9 that the permutation of `rn` and `rc` sped up with more CPs, "as more CPs
+provided more CPUs, memories, and network interfaces": a rate per CP, not per
+receiver or per machine.
+
     scripts/permutation_rates.py build/sim/starfish [--layout contiguous]
         [--patterns rc,rbb,...] [--trials 1] [--set key=value ...]
 """
@@ -39,6 +46,11 @@ def load_published():
     return {(r["layout"], r["method"], int(r["record"]), r["pattern"]): float(r["mbps"])
             for layout in LAYOUTS for method in ("spfs", "2pio")
             for r in published(method, layout, "")}
+
+
+def aggregators(pattern):
+    """CPs whose conforming chunk crosses the network: all but CP 0 in rn and wn."""
+    return CPS - 1 if pattern in ("rn", "wn") else CPS
 
 
 def delivered_mb(pattern):
@@ -88,16 +100,19 @@ def main():
                     help="passed to every model run")
     args = ap.parse_args()
     pub = load_published()
-    print("| cell | paper ms | remote MB | paper MB/s | model ms | model MB/s |")
-    print("|---|---|---|---|---|---|")
+    print("| cell | paper ms | remote MB | paper MB/s | per aggregator | model ms | model MB/s "
+          "| per aggregator |")
+    print("|---|---|---|---|---|---|---|---|")
     for pattern in args.patterns.split(","):
         if pattern not in READS + WRITES:
             sys.exit(f"--patterns: {pattern!r} is not one of {', '.join(READS + WRITES)}")
         paper_s = paper_permutation_s(pub, args.layout, pattern)
         model_s, remote = model_permutation(args.starfish, args.layout, pattern, args.trials, args.set)
         mb = remote / MIB
+        per = mb / aggregators(pattern)
         print(f"| `{pattern}` | {paper_s * 1e3:.1f} | {mb:.2f} | {mb / paper_s:.0f} | "
-              f"{model_s * 1e3:.1f} | {mb / model_s:.0f} |")
+              f"{per / paper_s:.1f} | {model_s * 1e3:.1f} | {mb / model_s:.0f} | "
+              f"{per / model_s:.1f} |")
 
 
 if __name__ == "__main__":

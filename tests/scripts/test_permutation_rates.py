@@ -3,7 +3,7 @@
 paper's permutation time of a 2PIO cell (its time minus SPFS rb or wb), worked out
 by hand from sim/calibration/published_final.csv; then the script end to end on a
 1 MB file (the model's row: remote bytes 15/16 of the file for `rn`, a positive
-time) and its refusal of a pattern it does not know.
+time, the rate per aggregator over rn's 15 senders) and its refusal of a pattern it does not know.
 usage: test_permutation_rates.py STARFISH"""
 import os
 import subprocess
@@ -39,10 +39,14 @@ def check_end_to_end(starfish):
     rows = [line for line in out.splitlines() if line.startswith("| `rn`")]
     assert len(rows) == 1, out
     cells = [c.strip() for c in rows[0].strip("|").split("|")]
-    paper_ms, remote_mb, model_ms = float(cells[1]), float(cells[2]), float(cells[4])
+    paper_ms, remote_mb, paper_rate, paper_per = (float(c) for c in cells[1:5])
+    model_ms, model_rate, model_per = (float(c) for c in cells[5:8])
     assert close(paper_ms, (10 / 26.4 - 10 / 31.3) * 1e3, 0.05), cells
     assert close(remote_mb, 15 / 16, 0.005), cells  # rn: every CP but the reader sends
+    # rn's 15 senders share the rate (printed rounded: whole MB/s, one decimal).
+    assert close(paper_per, paper_rate / 15, 0.1), cells
     assert model_ms > 0, cells
+    assert close(model_per, remote_mb / 15 / (model_ms / 1e3), 0.1 + model_per * 0.01), cells
     assert_refused(SCRIPT, [starfish, "--patterns", "rb"], "'rb' is not one of")
 
 
