@@ -418,6 +418,14 @@ static const fw_param_decl_t fw_params_table[] = {
                "pipeline round r's permutation with round r + 1's file I/O on a second "
                "collective buffer (ROMIO's pipelined two-phase); needs twophase.buffer_kb",
                "given: docs/reference.md §6 (off: the paper's 2PIO has one round)", 0u),
+    BOOL_PARAM(FW_KEY_TWOPHASE_DIRECT, 1,
+               "a request whose distribution is the conforming one itself (rb, wb with the "
+               "block intermediate over all CPs in one round) goes straight between the file "
+               "and the CP's buffer: no collective buffer, copy or permutation barrier",
+               "given: TOCS 1997 §6 (Figure 9: with one CP the permutation 'would have matched "
+               "rb if the code was changed to test for this special case'); the published 2PIO "
+               "rb and wb equal SPFS's in all eight cells (Tables 17-18, docs/calibration.md)",
+               0u),
     INT_PARAM(FW_KEY_TWOPHASE_OUTSTANDING, 0, "messages", 0, 1024,
               "plain (not queued) permutation Memputs/Memgets an aggregator has in flight: "
               "with a limit, pieces larger than one file-system block go as one message per "

@@ -21,6 +21,7 @@ struct fw_twophase {
     uint8_t *cbuf[2];    /* collective buffers (aggregators; the second with overlap) */
     bool queued;
     bool overlap;
+    bool direct;          /* twophase.direct and a conforming request: no permutation */
     uint32_t outstanding; /* twophase.outstanding: plain messages in flight, 0 = any */
     uint32_t block_bytes; /* the largest plain message under a limit */
     uint32_t copy_word_cycles;
@@ -62,7 +63,10 @@ fw_twophase_t *fw_twophase_init(fw_msg_t *m, fw_spfs_client_t *client, const fw_
     t->aggregator = fw_twophase_cp_aggregator(&t->plan.domain, cp);
     t->overlap =
         hal_config_int(h, FW_KEY_TWOPHASE_OVERLAP) != 0 && fw_twophase_rounds(&t->plan) > 1;
-    for (unsigned i = 0; i < (t->overlap ? 2u : 1u) && t->aggregator != FW_TWOPHASE_NONE; ++i) {
+    t->direct =
+        hal_config_int(h, FW_KEY_TWOPHASE_DIRECT) != 0 && fw_twophase_plan_conforming(&t->plan);
+    unsigned buffers = t->direct ? 0u : t->overlap ? 2u : 1u;
+    for (unsigned i = 0; i < buffers && t->aggregator != FW_TWOPHASE_NONE; ++i) {
         uint64_t bytes = fw_twophase_buffer_bytes(&t->plan);
         t->cbuf[i] = bytes <= 0xffffffffu
                          ? (uint8_t *)hal_mem_alloc(h, (uint32_t)(bytes ? bytes : 4), 64)
@@ -232,7 +236,23 @@ static int run_overlapped(fw_twophase_t *t, uint8_t *buf) {
     return status;
 }
 
+/* twophase.direct: the request is the conforming distribution itself (rb, wb), so
+ * the CP's own SPFS call moves its user buffer, whose offsets are its share's: no
+ * collective buffer, no copy and no barrier between phases, as SPFS would do it. */
+static int run_direct(fw_twophase_t *t, uint8_t *buf) {
+    int status = FW_MSG_OK;
+    ++t->stats.rounds;
+    if (t->aggregator != FW_TWOPHASE_NONE) {
+        status = io_phase(t, 0, t->plan.pattern.is_write, buf);
+    }
+    fw_msg_barrier_wait(t->m, t->barrier);
+    return status;
+}
+
 int fw_twophase_run(fw_twophase_t *t, uint8_t *buf) {
+    if (t->direct) {
+        return run_direct(t, buf);
+    }
     if (t->overlap) {
         return run_overlapped(t, buf);
     }

@@ -33,6 +33,13 @@ int fw_twophase_plan_init(fw_twophase_plan_t *plan, const fw_pattern_t *p,
     return FW_TWOPHASE_OK;
 }
 
+bool fw_twophase_plan_conforming(const fw_twophase_plan_t *plan) {
+    const fw_pattern_t *p = &plan->pattern;
+    return p->dims == 1 && p->rows.dist == FW_DIST_BLOCK && !plan->broadcast &&
+           plan->domain.params.dist == FW_TWOPHASE_BLOCK &&
+           plan->domain.params.aggregators == p->cp_count && plan->rounds <= 1;
+}
+
 uint64_t fw_twophase_buffer_bytes(const fw_twophase_plan_t *plan) {
     const uint64_t max_share = plan->domain.max_share_bytes;
     return plan->buffer_bytes == 0 ? max_share : min_u64(plan->buffer_bytes, max_share);

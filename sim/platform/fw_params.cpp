@@ -4,7 +4,9 @@
 
 #include "fw/param_keys.h"
 #include "fw/params.h"
+#include "fw/pattern.h"
 #include "fw/spfs.h"
+#include "fw/twophase_plan.h"
 #include "hw/machine_keys.h"
 #include "hw/ni_regs.h"
 #include "tlm_models/node/node_cpu_params.h"
@@ -17,6 +19,36 @@
 namespace starfish::platform {
 
 namespace {
+
+// twophase.direct: a request that is the conforming distribution itself needs no
+// collective buffer. The firmware's own test (fw_twophase_plan_conforming), so the
+// check and the CPs agree; a pattern or plan the firmware refuses is another
+// check's to report.
+bool direct_conforming(const config::Config &cfg, long long file_bytes) {
+    if (!cfg.get_bool(keys::twophase_direct)) {
+        return false;
+    }
+    fw_pattern_t p;
+    char msg[256];
+    if (fw_pattern_init(&p, cfg.get_string(keys::workload_pattern).c_str(),
+                        static_cast<uint64_t>(cfg.get_int(keys::workload_record_bytes)),
+                        static_cast<uint64_t>(file_bytes),
+                        static_cast<uint32_t>(cfg.get_int(keys::machine_cp_count)),
+                        static_cast<uint64_t>(cfg.get_int(keys::workload_cols)), msg,
+                        sizeof msg) != FW_PATTERN_OK) {
+        return false;
+    }
+    fw_twophase_config_t tc = fw_twophase_config_paper();
+    if (!fw_twophase_dist_parse(cfg.get_string(keys::twophase_intermediate).c_str(),
+                                &tc.intermediate)) {
+        return false;
+    }
+    tc.aggregators = static_cast<uint32_t>(cfg.get_int(keys::twophase_aggregators));
+    tc.buffer_bytes = static_cast<uint64_t>(cfg.get_int(keys::twophase_buffer_kb)) * 1024u;
+    fw_twophase_plan_t plan;
+    return fw_twophase_plan_init(&plan, &p, &tc, msg, sizeof msg) == FW_TWOPHASE_OK &&
+           fw_twophase_plan_conforming(&plan);
+}
 
 std::vector<std::string> split_choices(const std::string &text) {
     std::vector<std::string> out;
@@ -137,6 +169,9 @@ void add_checks(config::Registry &reg) {
         long long share = (file + a - 1) / a;
         long long buffer = cfg.get_int(keys::twophase_buffer_kb) * 1024;
         long long collective = buffer != 0 && buffer < share ? buffer : share;
+        if (direct_conforming(cfg, file)) {
+            collective = 0;
+        }
         // twophase.overlap keeps a second buffer when there is more than one round.
         if (cfg.get_bool(keys::twophase_overlap) && collective < share) {
             collective *= 2;

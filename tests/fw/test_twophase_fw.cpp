@@ -49,13 +49,15 @@ struct Case {
     int cyclic_kb = 64;
     std::string queued = "auto";
     bool overlap = false;
+    bool direct = true;    // twophase.direct
     int piece_cycles = -1; // -1: the registered default
     int outstanding = 0;   // twophase.outstanding
 
     std::string name() const {
         std::ostringstream s;
         s << pattern << " " << record << " P=" << cps << " A=" << aggregators << " B=" << buffer_kb
-          << "KB " << intermediate << " queued=" << queued << (overlap ? " overlap" : "");
+          << "KB " << intermediate << " queued=" << queued << (overlap ? " overlap" : "")
+          << (direct ? "" : " permute-conforming");
         return s.str();
     }
     uint64_t file_bytes() const { return static_cast<uint64_t>(file_kb * 1024.0); }
@@ -186,6 +188,7 @@ Run run_case(const Case &c, const FakeOptions &base_opts = FakeOptions(), uint64
     fm.set_int("twophase.cyclic_kb", c.cyclic_kb);
     fm.set_string("twophase.queued", c.queued);
     fm.set_int("twophase.overlap", c.overlap ? 1 : 0);
+    fm.set_int("twophase.direct", c.direct ? 1 : 0);
     fm.set_int("twophase.outstanding", c.outstanding);
     if (c.piece_cycles >= 0) {
         fm.set_int(FW_KEY_COST_TWOPHASE_PIECE, c.piece_cycles);
@@ -271,6 +274,8 @@ void check_run(const Case &c, const Run &run, bool queued) {
     fw_twophase_plan_t plan = make_plan(c);
     fw_pattern_t pattern = make_pattern(c);
     const uint32_t rounds = fw_twophase_rounds(&plan);
+    // twophase.direct on a conforming request: the same SPFS requests, no pieces.
+    const bool direct = c.direct && fw_twophase_plan_conforming(&plan);
     BOOST_TEST(run.file.bad == 0);
 
     // The data: every CP buffer (reads) or every file byte, written once (writes).
@@ -298,6 +303,10 @@ void check_run(const Case &c, const Run &run, bool queued) {
             fw_twophase_counts_t n{};
             if (a != FW_TWOPHASE_NONE) {
                 fw_twophase_count(&plan, FW_TWOPHASE_ALL, a, &n, nullptr);
+            }
+            if (direct) {
+                n.local_pieces = n.remote_pieces = n.bytes = 0;
+                BOOST_TEST(r.stats.permute_cycles == 0u);
             }
             BOOST_TEST(r.stats.io_ranges == n.io_ranges);
             BOOST_TEST(r.stats.local_pieces == n.local_pieces);
@@ -376,7 +385,7 @@ BOOST_AUTO_TEST_CASE(requests_and_bytes_follow_the_plan) {
     };
     std::vector<Case> cases = {
         // The paper's 2PIO: every CP reads its rb part in one round.
-        mk("rb", 8, 0, 0),  // the conforming distribution: local copies only
+        mk("rb", 8, 0, 0),  // the conforming distribution: straight to SPFS
         mk("rc", 8, 0, 0),  // 8-byte pieces to every CP, queued
         mk("rbc", 8, 0, 0), // two-dimensional
         mk("wcc", 8, 0, 0), // writes gather with queued Memgets
@@ -393,9 +402,17 @@ BOOST_AUTO_TEST_CASE(requests_and_bytes_follow_the_plan) {
         mk("ra", 8192, 2, 16),
         mk("wnb", 8, 1, 0),
     };
+    Case rb_permuted = mk("rb", 8192, 0, 0);
+    rb_permuted.direct = false; // the collective buffer and one local copy per CP
+    cases.push_back(rb_permuted);
+    cases.push_back(mk("wb", 8192, 0, 0));
     Case cyclic = mk("rbc", 8, 3, 12, "cyclic");
     cyclic.cyclic_kb = 4; // units of 4 KB: one I/O range per unit, requests within blocks
     cases.push_back(cyclic);
+    Case wb_odd = mk("wb", 8, 0, 0);
+    wb_odd.cps = 3;
+    wb_odd.file_kb = 61;
+    cases.push_back(wb_odd);
     Case odd = mk("wcb", 8, 0, 0);
     odd.cps = 3; // uneven: shares are not whole blocks
     odd.file_kb = 61;

@@ -582,6 +582,54 @@ BOOST_AUTO_TEST_CASE(paper_2pio_reads_the_rb_distribution) {
     }
 }
 
+// fw_twophase_plan_conforming (twophase.direct): true exactly for 1-D BLOCK requests
+// (rb, wb, and the rbn alias) under the paper's plan, and then every piece is local
+// at the same offset in the collective buffer and the CP's buffer, so the CP may
+// move its user buffer directly. With one CP rc and rn are identity maps too, but
+// they are not conforming requests (TOCS §6 has 2PIO permute them).
+BOOST_AUTO_TEST_CASE(conforming_requests_are_identity_maps) {
+    for (uint64_t record : {8u, 8192u}) {
+        for (uint32_t P : {1u, 3u, 16u}) {
+            const uint64_t file = 2048 * kKB;
+            for (const char *name : kAllPatterns) {
+                fw_pattern_t p;
+                if (fw_pattern_init(&p, name, record, file, P, 0, nullptr, 0) != FW_PATTERN_OK) {
+                    continue;
+                }
+                const std::string canonical = p.name;
+                const bool expect = canonical == "rb" || canonical == "wb";
+                const fw_twophase_plan_t paper = make_plan(p, fw_twophase_config_paper());
+                BOOST_TEST_CONTEXT(describe(paper)) {
+                    BOOST_TEST(fw_twophase_plan_conforming(&paper) == expect);
+                    if (!expect) {
+                        continue;
+                    }
+                    fw_twophase_piece_iter_t it;
+                    fw_twophase_piece_t pc;
+                    fw_twophase_pieces_begin(&it, &paper, 0, FW_TWOPHASE_ALL);
+                    uint64_t bytes = 0;
+                    while (fw_twophase_pieces_next(&it, &pc)) {
+                        BOOST_TEST(fw_twophase_piece_is_local(&pc));
+                        BOOST_TEST(pc.buf_offset == pc.cp_offset);
+                        bytes += pc.length;
+                    }
+                    BOOST_TEST(bytes == file);
+                    // Any other plan of the same request is not conforming.
+                    auto conforming = [&p](const fw_twophase_config_t &c) {
+                        const fw_twophase_plan_t plan = make_plan(p, c);
+                        return fw_twophase_plan_conforming(&plan);
+                    };
+                    if (P > 1) {
+                        BOOST_TEST(!conforming(config(FW_TWOPHASE_BLOCK, P - 1, 0)));
+                    }
+                    BOOST_TEST(!conforming(config(FW_TWOPHASE_BLOCK, 0, 16 * kKB)));
+                    BOOST_TEST(!conforming(config(FW_TWOPHASE_FILE_LAYOUT, 0, 0)));
+                }
+            }
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(aggregators_spread_evenly) {
     struct Case {
         uint32_t P, A;

@@ -24,8 +24,19 @@ const Settings kSmall = {{"fs.kind", "2pio"},        {"machine.cp_count", "4"},
                          {"machine.iop_count", "4"}, {"net.width", "3"},
                          {"net.height", "3"},        {"workload.file_mb", "0.25"}};
 
-// Every byte verified; the permutation moved the file once (ra: once per CP); the
-// rounds and the SPFS traffic underneath consistent.
+// A request that is the conforming distribution itself (rb, wb and their aliases,
+// the block intermediate over all CPs in one round) skips the permutation unless
+// twophase.direct is off (fw_twophase_plan_conforming).
+bool direct_conforming(const Cell &c, uint64_t rounds, uint64_t aggregators, uint64_t cps) {
+    std::string p = c.get("workload.pattern", "");
+    bool block_1d = p == "rb" || p == "wb" || p == "rbn" || p == "wbn";
+    return block_1d && c.get("twophase.intermediate", "block") == "block" && aggregators == cps &&
+           rounds == 1 && c.get("twophase.direct", "true") != "false";
+}
+
+// Every byte verified; the permutation moved the file once (ra: once per CP), or
+// not at all for a conforming request; the rounds and the SPFS traffic underneath
+// consistent.
 void expect_verified(const Cell &c, const json &t) {
     BOOST_TEST_CONTEXT(c.label()) {
         BOOST_REQUIRE_MESSAGE(!t.contains("error"), t.value("error", ""));
@@ -37,8 +48,6 @@ void expect_verified(const Cell &c, const json &t) {
         BOOST_TEST(t["check"]["bad_bytes"].get<uint64_t>() == 0u);
         const json &fs = t["fs"];
         BOOST_TEST(fs["kind"].get<std::string>() == "2pio");
-        BOOST_TEST(fs["bytes_permuted"].get<uint64_t>() == file * copies);
-        BOOST_TEST(fs["local_pieces"].get<uint64_t>() + fs["remote_pieces"].get<uint64_t>() > 0u);
         uint64_t buffer = std::stoull(c.get("twophase.buffer_kb", "0")) * 1024;
         uint64_t aggregators = std::stoull(c.get("twophase.aggregators", "0"));
         if (aggregators == 0) {
@@ -46,6 +55,16 @@ void expect_verified(const Cell &c, const json &t) {
         }
         uint64_t share = (file + aggregators - 1) / aggregators;
         uint64_t rounds = buffer ? (share + buffer - 1) / buffer : 1;
+        if (direct_conforming(c, rounds, aggregators, t["cp_count"].get<uint64_t>())) {
+            BOOST_TEST(fs["bytes_permuted"].get<uint64_t>() == 0u);
+            BOOST_TEST(fs["local_pieces"].get<uint64_t>() + fs["remote_pieces"].get<uint64_t>() ==
+                       0u);
+            BOOST_TEST(fs["permute_phase_s"]["max"].get<double>() == 0.0);
+        } else {
+            BOOST_TEST(fs["bytes_permuted"].get<uint64_t>() == file * copies);
+            BOOST_TEST(fs["local_pieces"].get<uint64_t>() + fs["remote_pieces"].get<uint64_t>() >
+                       0u);
+        }
         if (c.get("twophase.intermediate", "block") == "block") {
             BOOST_TEST(fs["rounds"].get<uint64_t>() == rounds);
         }
@@ -201,6 +220,57 @@ BOOST_AUTO_TEST_CASE(intermediate_distributions_and_queued_switch) {
                                       {"twophase.queued", queued}}));
     }
     run_and_expect_verified(cells);
+}
+
+BOOST_AUTO_TEST_CASE(a_conforming_request_runs_as_spfs_does) {
+    // twophase.direct: rb and wb are the conforming distribution itself, so 2PIO is
+    // SPFS's transfer to the cycle (the published 2PIO rb and wb equal SPFS's in all
+    // eight cells); with the switch off it reads into the collective buffer and
+    // copies. With one CP every pattern's map is the identity, but only rb and wb
+    // skip the permutation: TOCS §6 has 2PIO permuting rn and rc locally there.
+    std::vector<Cell> cells;
+    for (const char *layout : {"contiguous", "random-blocks"}) {
+        for (const char *pattern : {"rb", "wb"}) {
+            const Settings shape = {{"workload.pattern", pattern},
+                                    {"workload.record_bytes", "8192"},
+                                    {"workload.layout", layout}};
+            Cell spfs = cell(kSmall, shape);
+            spfs.settings.push_back({"fs.kind", "spfs"});
+            Cell permuted = cell(kSmall, shape);
+            permuted.settings.push_back({"twophase.direct", "false"});
+            cells.insert(cells.end(), {cell(kSmall, shape), spfs, permuted});
+        }
+    }
+    for (const char *pattern : {"rb", "rc"}) {
+        cells.push_back(cell(kSmall, {{"workload.pattern", pattern},
+                                      {"workload.record_bytes", "8192"},
+                                      {"machine.cp_count", "1"}}));
+    }
+    auto r = run_cells(cells);
+    BOOST_REQUIRE(r.size() == cells.size());
+    for (size_t i = 0; i + 2 < cells.size(); i += 3) {
+        BOOST_TEST_CONTEXT(cells[i].label()) {
+            expect_verified(cells[i], r[i]);
+            expect_verified(cells[i + 2], r[i + 2]);
+            BOOST_TEST(r[i + 1]["verified"].get<bool>());
+            BOOST_TEST(r[i]["elapsed_s"].get<double>() == r[i + 1]["elapsed_s"].get<double>());
+            BOOST_TEST(r[i + 2]["fs"]["local_pieces"].get<uint64_t>() == 4u);
+            BOOST_TEST(r[i + 2]["fs"]["permute_phase_s"]["max"].get<double>() > 0.0);
+            // A read copies after its I/O and ends later; a write copies before it, and
+            // its first requests may still meet the same sectors under the heads.
+            if (cells[i].get("workload.pattern", "")[0] == 'r') {
+                BOOST_TEST(r[i + 2]["elapsed_s"].get<double>() > r[i]["elapsed_s"].get<double>());
+            } else {
+                BOOST_TEST(r[i + 2]["elapsed_s"].get<double>() >= r[i]["elapsed_s"].get<double>());
+            }
+        }
+    }
+    const size_t one_cp = cells.size() - 2;
+    for (size_t i = one_cp; i < cells.size(); ++i) {
+        expect_verified(cells[i], r[i]);
+    }
+    BOOST_TEST(r[one_cp]["fs"]["bytes_permuted"].get<uint64_t>() == 0u);
+    BOOST_TEST(r[one_cp + 1]["fs"]["local_pieces"].get<uint64_t>() == 1u);
 }
 
 BOOST_AUTO_TEST_CASE(same_seed_same_result) {

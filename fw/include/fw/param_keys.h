@@ -127,6 +127,7 @@
 #define FW_KEY_TWOPHASE_CYCLIC_KB "twophase.cyclic_kb"
 #define FW_KEY_TWOPHASE_QUEUED "twophase.queued"
 #define FW_KEY_TWOPHASE_OVERLAP "twophase.overlap"
+#define FW_KEY_TWOPHASE_DIRECT "twophase.direct"
 #define FW_KEY_TWOPHASE_OUTSTANDING "twophase.outstanding"
 #define FW_KEY_COST_TWOPHASE_PIECE "cost.twophase_piece_cycles"
 
@@ -190,6 +191,7 @@ inline constexpr config::IntKey twophase_aggregators{FW_KEY_TWOPHASE_AGGREGATORS
 inline constexpr config::IntKey twophase_buffer_kb{FW_KEY_TWOPHASE_BUFFER_KB};
 inline constexpr config::StringKey twophase_intermediate{FW_KEY_TWOPHASE_INTERMEDIATE};
 inline constexpr config::BoolKey twophase_overlap{FW_KEY_TWOPHASE_OVERLAP};
+inline constexpr config::BoolKey twophase_direct{FW_KEY_TWOPHASE_DIRECT};
 } // namespace starfish::keys
 #endif
 

@@ -11,6 +11,9 @@
  * caller's barrier before the first round and its SPFS sync after the last close
  * the collective operation. twophase.overlap pipelines round r's permutation with
  * round r + 1's I/O on two collective buffers, one barrier per round.
+ * twophase.direct: a request that is the conforming distribution itself (rb, wb;
+ * fw_twophase_plan_conforming) skips the permutation: each CP's SPFS call moves its
+ * own buffer, then one barrier.
  */
 #ifndef STARFISH_FW_TWOPHASE_H
 #define STARFISH_FW_TWOPHASE_H

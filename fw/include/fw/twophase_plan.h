@@ -86,6 +86,14 @@ static inline uint32_t fw_twophase_rounds(const fw_twophase_plan_t *plan) {
     return plan->rounds;
 }
 
+/* True when the requested pattern is the conforming distribution itself: a 1-D
+ * BLOCK pattern (rb, wb; not ra) planned with the block intermediate over all P CPs
+ * in one round. Each CP's I/O range is then its own part of the file at the same
+ * offsets, so it can move its user buffer directly (twophase.direct). The test is
+ * on the pattern, as STARFISH's was: with one CP every pattern's map is the
+ * identity, but TOCS §6 says its 2PIO still permuted them (Figure 9). */
+bool fw_twophase_plan_conforming(const fw_twophase_plan_t *plan);
+
 /* Collective buffer each aggregator needs: the largest round of any aggregator. */
 uint64_t fw_twophase_buffer_bytes(const fw_twophase_plan_t *plan);
 
