@@ -62,6 +62,12 @@ std::vector<Cell> every_cell(const Settings &faults) {
             Settings more = faults;
             more.push_back({"fs.kind", fs});
             more.push_back({"workload.pattern", pattern});
+            // rb and wb are 2PIO's conforming requests, which by default go straight
+            // to SPFS (twophase.direct); through the collective buffer, the errors
+            // must also cross 2PIO's own phases.
+            if (std::string(fs) == "2pio") {
+                more.push_back({"twophase.direct", "false"});
+            }
             cells.push_back(cell(kSmall, more));
         }
     }
