@@ -319,6 +319,22 @@ BOOST_AUTO_TEST_CASE(impossible_combinations_are_configuration_errors) {
                          {"twophase.buffer_kb", "64"},
                          {"machine.node_memory_kb", "4096"}})
                    .empty());
+    // 8 MB over 4 CPs in 4 MB nodes: a 2 MB part fits in 3.5 MB, a 2 MB collective
+    // buffer beside it does not. A conforming request under twophase.direct has
+    // none; with the switch off, or for any other pattern, it is refused.
+    const Settings eight = {{"workload.file_mb", "8"}, {"machine.node_memory_kb", "4096"}};
+    auto with = [&eight](Settings more) {
+        more.insert(more.begin(), eight.begin(), eight.end());
+        return more;
+    };
+    BOOST_TEST(error_of(with({{"workload.pattern", "rb"}})).empty());
+    BOOST_TEST(error_of(with({{"workload.pattern", "wb"}})).empty());
+    for (const Settings &refused :
+         {Settings{{"workload.pattern", "rb"}, {"twophase.direct", "false"}},
+          Settings{{"workload.pattern", "rc"}}}) {
+        e = error_of(with(refused));
+        BOOST_TEST(e.find("twophase.buffer_kb") != std::string::npos, e);
+    }
 }
 
 BOOST_AUTO_TEST_SUITE_END()
