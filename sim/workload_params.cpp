@@ -6,6 +6,7 @@
 #include "fw/pattern.h"
 #include "fw/transfer.h"
 #include "hw/machine_keys.h"
+#include "sim/platform/pattern_config.h"
 #include "tlm_models/node/node_memory_params.h"
 #include "tlm_models/storage/disk_params.h"
 
@@ -67,18 +68,12 @@ void declare_workload_params(config::Registry &reg) {
                    " is not a whole number of bytes";
         }
         fw_pattern_t p;
-        char msg[256];
-        int st = fw_pattern_init(&p, cfg.get_string(keys::workload_pattern).c_str(),
-                                 static_cast<uint64_t>(cfg.get_int(keys::workload_record_bytes)),
-                                 static_cast<uint64_t>(file_bytes),
-                                 static_cast<uint32_t>(cfg.get_int(keys::machine_cp_count)),
-                                 static_cast<uint64_t>(cfg.get_int(keys::workload_cols)), msg,
-                                 sizeof msg);
-        if (st != FW_PATTERN_OK) {
-            return std::string("workload.pattern/workload.record_bytes/workload.file_mb/"
-                               "machine.cp_count: ") +
-                   msg;
+        std::string error;
+        if (!platform::pattern_from_config(cfg, &p, &error)) {
+            return "workload.pattern/workload.record_bytes/workload.file_mb/machine.cp_count: " +
+                   error;
         }
+        char msg[256];
         // The file must fit on the disks in the chosen layout (the IOPs build the same
         // layout at boot, fw_transfer_layout).
         fw_disk_geometry_t disk{static_cast<uint32_t>(cfg.get_int(keys::disk_sector_bytes)),
@@ -88,7 +83,7 @@ void declare_workload_params(config::Registry &reg) {
         fw_layout_t layout;
         uint32_t disk_count = static_cast<uint32_t>(cfg.get_int(keys::machine_iop_count) *
                                                     cfg.get_int(keys::machine_disks_per_iop));
-        st = fw_transfer_layout_of(
+        int st = fw_transfer_layout_of(
             &layout, cfg.get_string(keys::workload_layout).c_str(),
             static_cast<uint64_t>(file_bytes),
             static_cast<uint32_t>(cfg.get_int(keys::fs_block_bytes)), disk, disk_count,

@@ -4,11 +4,11 @@
 
 #include "fw/param_keys.h"
 #include "fw/params.h"
-#include "fw/pattern.h"
 #include "fw/spfs.h"
 #include "fw/twophase_plan.h"
 #include "hw/machine_keys.h"
 #include "hw/ni_regs.h"
+#include "sim/platform/pattern_config.h"
 #include "tlm_models/node/node_cpu_params.h"
 #include "tlm_models/node/node_memory_params.h"
 
@@ -24,18 +24,10 @@ namespace {
 // collective buffer. The firmware's own test (fw_twophase_plan_conforming), so the
 // check and the CPs agree; a pattern or plan the firmware refuses is another
 // check's to report.
-bool direct_conforming(const config::Config &cfg, long long file_bytes) {
-    if (!cfg.get_bool(keys::twophase_direct)) {
-        return false;
-    }
+bool direct_conforming(const config::Config &cfg) {
     fw_pattern_t p;
-    char msg[256];
-    if (fw_pattern_init(&p, cfg.get_string(keys::workload_pattern).c_str(),
-                        static_cast<uint64_t>(cfg.get_int(keys::workload_record_bytes)),
-                        static_cast<uint64_t>(file_bytes),
-                        static_cast<uint32_t>(cfg.get_int(keys::machine_cp_count)),
-                        static_cast<uint64_t>(cfg.get_int(keys::workload_cols)), msg,
-                        sizeof msg) != FW_PATTERN_OK) {
+    std::string error;
+    if (!cfg.get_bool(keys::twophase_direct) || !pattern_from_config(cfg, &p, &error)) {
         return false;
     }
     fw_twophase_config_t tc = fw_twophase_config_paper();
@@ -46,6 +38,7 @@ bool direct_conforming(const config::Config &cfg, long long file_bytes) {
     tc.aggregators = static_cast<uint32_t>(cfg.get_int(keys::twophase_aggregators));
     tc.buffer_bytes = static_cast<uint64_t>(cfg.get_int(keys::twophase_buffer_kb)) * 1024u;
     fw_twophase_plan_t plan;
+    char msg[256];
     return fw_twophase_plan_init(&plan, &p, &tc, msg, sizeof msg) == FW_TWOPHASE_OK &&
            fw_twophase_plan_conforming(&plan);
 }
@@ -169,7 +162,7 @@ void add_checks(config::Registry &reg) {
         long long share = (file + a - 1) / a;
         long long buffer = cfg.get_int(keys::twophase_buffer_kb) * 1024;
         long long collective = buffer != 0 && buffer < share ? buffer : share;
-        if (direct_conforming(cfg, file)) {
+        if (direct_conforming(cfg)) {
             collective = 0;
         }
         // twophase.overlap keeps a second buffer when there is more than one round.

@@ -15,6 +15,7 @@
 #include "hw/machine_keys.h"
 #include "hw/rng.h"
 #include "sim/platform/machine.h"
+#include "sim/platform/pattern_config.h"
 #include "sim/report/statistics.h"
 #include "sim/trace/trace_session.h"
 #include "sim/workload/host_memory.h"
@@ -39,20 +40,13 @@ using nlohmann::json;
 
 namespace {
 
-uint64_t file_bytes_of(const config::Config &cfg) {
-    return static_cast<uint64_t>(std::llround(cfg.get_real(keys::workload_file_mb) * 1048576.0));
-}
+using platform::file_bytes_of;
 
 fw_pattern_t pattern_of(const config::Config &cfg) {
     fw_pattern_t p;
-    char msg[256];
-    if (fw_pattern_init(&p, cfg.get_string(keys::workload_pattern).c_str(),
-                        static_cast<uint64_t>(cfg.get_int(keys::workload_record_bytes)),
-                        file_bytes_of(cfg),
-                        static_cast<uint32_t>(cfg.get_int(keys::machine_cp_count)),
-                        static_cast<uint64_t>(cfg.get_int(keys::workload_cols)), msg,
-                        sizeof msg) != FW_PATTERN_OK) {
-        throw std::runtime_error(msg);
+    std::string error;
+    if (!platform::pattern_from_config(cfg, &p, &error)) {
+        throw std::runtime_error(error);
     }
     return p;
 }
