@@ -22,8 +22,15 @@ Figure 9 that the permutation of `rn` and `rc` sped up with more CPs, "as more C
 provided more CPUs, memories, and network interfaces": a rate per CP, not per
 receiver or per machine.
 
+With --queued-pairs it compares instead, for the 2-D patterns whose 8-byte version
+batches pieces of 512 B to 8 KB (queued Memput/Memget, the default for 8-byte
+records), each 8-byte permutation with the plain 8 KB permutation of the same
+pattern. The two move the same bytes between the same CPs, so the difference is
+what batching costs (the copies on both sides) or saves (docs/calibration.md item 4,
+"A dearer CPU copy").
+
     scripts/permutation_rates.py build/sim/starfish [--layout contiguous]
-        [--patterns rc,rbb,...] [--trials 1] [--set key=value ...]
+        [--patterns rc,rbb,...] [--trials 1] [--set key=value ...] [--queued-pairs]
 """
 import argparse
 import json
@@ -39,6 +46,8 @@ FILE_MB = 10
 CPS = 16
 READS = ["rc", "rcc", "rcb", "rcn", "rbb", "rbc", "rnb", "rn", "ra"]
 WRITES = ["wc", "wcc", "wcb", "wcn", "wbb", "wbc", "wnb", "wn"]
+# 8-byte 2-D patterns whose queued pieces are 512 B to 8 KB (not the 8-byte cyclic ones).
+QUEUED_PAIRS = ["rbb", "rcb", "rcn", "rnb", "wbb", "wcb", "wcn", "wnb"]
 
 
 def load_published():
@@ -66,12 +75,12 @@ def paper_permutation_s(pub, layout, pattern, record=8192):
     return two_phase - io_phase
 
 
-def model_permutation(starfish, layout, pattern, trials, extra_sets):
+def model_permutation(starfish, layout, pattern, trials, extra_sets, record=8192):
     """(permute_phase_s mean over trials, remote bytes) of the model's cell."""
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cell.json")
         cmd = [starfish, "run", "--set", "fs.kind=2pio", "--set", f"workload.pattern={pattern}",
-               "--set", "workload.record_bytes=8192", "--set", f"workload.layout={layout}",
+               "--set", f"workload.record_bytes={record}", "--set", f"workload.layout={layout}",
                "--set", f"workload.trials={trials}", "--json", out]
         for s in extra_sets:
             cmd += ["--set", s]
@@ -98,8 +107,14 @@ def main():
     ap.add_argument("--trials", type=int, default=1)
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="passed to every model run")
+    ap.add_argument("--queued-pairs", action="store_true",
+                    help="compare the 8-byte (queued) permutation of " + ",".join(QUEUED_PAIRS)
+                    + " with the 8192-byte (plain) one of the same pattern")
     args = ap.parse_args()
     pub = load_published()
+    if args.queued_pairs:
+        print_queued_pairs(args, pub)
+        return
     print("| cell | paper ms | remote MB | paper MB/s | per aggregator | model ms | model MB/s "
           "| per aggregator |")
     print("|---|---|---|---|---|---|---|---|")
@@ -113,6 +128,20 @@ def main():
         print(f"| `{pattern}` | {paper_s * 1e3:.1f} | {mb:.2f} | {mb / paper_s:.0f} | "
               f"{per / paper_s:.1f} | {model_s * 1e3:.1f} | {mb / model_s:.0f} | "
               f"{per / model_s:.1f} |")
+
+
+def print_queued_pairs(args, pub):
+    """Each 8-byte (queued) permutation against the 8192-byte (plain) one, ms."""
+    print("| cell | paper 8 B | paper 8 KB | paper difference | model 8 B | model 8 KB "
+          "| model difference |")
+    print("|---|---|---|---|---|---|---|")
+    for pattern in QUEUED_PAIRS:
+        paper = [paper_permutation_s(pub, args.layout, pattern, record) * 1e3
+                 for record in (8, 8192)]
+        model = [model_permutation(args.starfish, args.layout, pattern, args.trials, args.set,
+                                   record)[0] * 1e3 for record in (8, 8192)]
+        print(f"| `{pattern}` | {paper[0]:.1f} | {paper[1]:.1f} | {paper[0] - paper[1]:+.1f} | "
+              f"{model[0]:.1f} | {model[1]:.1f} | {model[0] - model[1]:+.1f} |")
 
 
 if __name__ == "__main__":

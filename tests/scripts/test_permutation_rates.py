@@ -3,7 +3,8 @@
 paper's permutation time of a 2PIO cell (its time minus SPFS rb or wb), worked out
 by hand from sim/calibration/published_final.csv; then the script end to end on a
 1 MB file (the model's row: remote bytes 15/16 of the file for `rn`, a positive
-time, the rate per aggregator over rn's 15 senders) and its refusal of a pattern it does not know.
+time, the rate per aggregator over rn's 15 senders) and its refusal of a pattern it does not know;
+and --queued-pairs, each 8-byte permutation less the 8192-byte one of the same pattern.
 usage: test_permutation_rates.py STARFISH"""
 import os
 import subprocess
@@ -50,9 +51,25 @@ def check_end_to_end(starfish):
     assert_refused(SCRIPT, [starfish, "--patterns", "rb"], "'rb' is not one of")
 
 
+def check_queued_pairs(starfish):
+    # 2 MB: rnb's 8 KB records then make 16 columns, one per CP.
+    out = subprocess.run([sys.executable, SCRIPT, starfish, "--queued-pairs", "--set",
+                          "workload.file_mb=2"], capture_output=True, text=True, check=True).stdout
+    rows = {line.split("`")[1]: [float(c) for c in line.strip("|").split("|")[1:]]
+            for line in out.splitlines() if line.startswith("| `")}
+    assert sorted(rows) == sorted(["rbb", "rcb", "rcn", "rnb", "wbb", "wcb", "wcn", "wnb"]), out
+    # Contiguous rbb: 2PIO 28.0 MB/s at 8 bytes and 27.1 at 8192, the same SPFS rb under both.
+    paper_8, paper_8k, paper_diff, model_8, model_8k, model_diff = rows["rbb"]
+    assert close(paper_diff, (10 / 28.0 - 10 / 27.1) * 1e3, 0.05), rows["rbb"]
+    for pattern, (p8, p8k, pd, m8, m8k, md) in rows.items():
+        assert close(pd, p8 - p8k, 0.11) and close(md, m8 - m8k, 0.11), (pattern, rows[pattern])
+        assert m8 > 0 and m8k > 0, (pattern, rows[pattern])
+
+
 def main():
     check_paper_times()
     check_end_to_end(sys.argv[1])
+    check_queued_pairs(sys.argv[1])
     print("test_permutation_rates: ok")
 
 
