@@ -78,7 +78,8 @@ void declare_disk_params(config::Registry &reg) {
     reg.add_int(keys::disk_write_behind_kb, 128, "KB", {0, 1048576},
                 "immediate report: earlier writes' data the drive may still hold unwritten "
                 "when it reports a new write done (0: a write is reported once its data is in "
-                "the cache and every earlier write is on the media)",
+                "the cache and every earlier write is on the media; above disk.cache_kb it "
+                "means the whole cache, which holds the unwritten data)",
                 "given: docs/reference.md §3 (writes reported complete once their data are in "
                 "the 128 KB drive cache). A run ends when the write-behind is on the media "
                 "(fs.flush_drives), so it no longer shortens the measured time; an earlier "
