@@ -46,16 +46,15 @@ fw_twophase_t *fw_twophase_init(fw_msg_t *m, fw_spfs_client_t *client, const fw_
     t->client = client;
     t->barrier = barrier;
     uint32_t block_bytes = (uint32_t)hal_config_int(h, FW_KEY_FS_BLOCK_BYTES);
-    fw_twophase_config_t cfg = fw_twophase_config_paper();
-    if (!fw_twophase_dist_parse(hal_config_string(h, FW_KEY_TWOPHASE_INTERMEDIATE),
-                                &cfg.intermediate)) {
+    fw_twophase_config_t cfg;
+    if (!fw_twophase_config_of(&cfg, hal_config_string(h, FW_KEY_TWOPHASE_INTERMEDIATE),
+                               (uint32_t)hal_config_int(h, FW_KEY_TWOPHASE_AGGREGATORS),
+                               (uint64_t)hal_config_int(h, FW_KEY_TWOPHASE_BUFFER_KB),
+                               (uint64_t)hal_config_int(h, FW_KEY_TWOPHASE_CYCLIC_KB),
+                               block_bytes)) {
         hal_fail(h, "twophase.intermediate: unknown distribution");
         return NULL;
     }
-    cfg.aggregators = (uint32_t)hal_config_int(h, FW_KEY_TWOPHASE_AGGREGATORS);
-    cfg.buffer_bytes = (uint64_t)hal_config_int(h, FW_KEY_TWOPHASE_BUFFER_KB) * 1024u;
-    cfg.cyclic_bytes = (uint64_t)hal_config_int(h, FW_KEY_TWOPHASE_CYCLIC_KB) * 1024u;
-    cfg.stripe_bytes = block_bytes;
     if (fw_twophase_plan_init(&t->plan, p, &cfg, msg, sizeof msg) != FW_TWOPHASE_OK) {
         hal_fail(h, msg);
         return NULL;

@@ -8,6 +8,20 @@ static inline uint64_t min_u64(uint64_t a, uint64_t b) {
     return a < b ? a : b;
 }
 
+bool fw_twophase_config_of(fw_twophase_config_t *config, const char *intermediate,
+                           uint32_t aggregators, uint64_t buffer_kb, uint64_t cyclic_kb,
+                           uint32_t block_bytes) {
+    *config = fw_twophase_config_paper();
+    if (!fw_twophase_dist_parse(intermediate, &config->intermediate)) {
+        return false;
+    }
+    config->aggregators = aggregators;
+    config->buffer_bytes = buffer_kb * 1024u;
+    config->cyclic_bytes = cyclic_kb * 1024u;
+    config->stripe_bytes = block_bytes;
+    return true;
+}
+
 int fw_twophase_plan_init(fw_twophase_plan_t *plan, const fw_pattern_t *p,
                           const fw_twophase_config_t *config, char *msg, size_t msg_size) {
     memset(plan, 0, sizeof *plan);

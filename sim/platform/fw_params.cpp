@@ -30,13 +30,14 @@ bool direct_conforming(const config::Config &cfg) {
     if (!cfg.get_bool(keys::twophase_direct) || !pattern_from_config(cfg, &p, &error)) {
         return false;
     }
-    fw_twophase_config_t tc = fw_twophase_config_paper();
-    if (!fw_twophase_dist_parse(cfg.get_string(keys::twophase_intermediate).c_str(),
-                                &tc.intermediate)) {
+    fw_twophase_config_t tc;
+    if (!fw_twophase_config_of(&tc, cfg.get_string(keys::twophase_intermediate).c_str(),
+                               static_cast<uint32_t>(cfg.get_int(keys::twophase_aggregators)),
+                               static_cast<uint64_t>(cfg.get_int(keys::twophase_buffer_kb)),
+                               static_cast<uint64_t>(cfg.get_int(keys::twophase_cyclic_kb)),
+                               static_cast<uint32_t>(cfg.get_int(keys::fs_block_bytes)))) {
         return false;
     }
-    tc.aggregators = static_cast<uint32_t>(cfg.get_int(keys::twophase_aggregators));
-    tc.buffer_bytes = static_cast<uint64_t>(cfg.get_int(keys::twophase_buffer_kb)) * 1024u;
     fw_twophase_plan_t plan;
     char msg[256];
     return fw_twophase_plan_init(&plan, &p, &tc, msg, sizeof msg) == FW_TWOPHASE_OK &&

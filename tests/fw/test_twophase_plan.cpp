@@ -928,4 +928,15 @@ BOOST_AUTO_TEST_CASE(distribution_names) {
     BOOST_TEST(std::string(fw_twophase_dist_name(FW_TWOPHASE_FILE_LAYOUT)) == "file-layout");
 }
 
+BOOST_AUTO_TEST_CASE(config_of_the_keys_values) {
+    fw_twophase_config_t c;
+    BOOST_TEST(fw_twophase_config_of(&c, "cyclic", 3, 256, 64, 8192));
+    BOOST_TEST(c.intermediate == FW_TWOPHASE_CYCLIC);
+    BOOST_TEST(c.aggregators == 3u);
+    BOOST_TEST(c.buffer_bytes == 256u * 1024u);
+    BOOST_TEST(c.cyclic_bytes == 64u * 1024u);
+    BOOST_TEST(c.stripe_bytes == 8192u);
+    BOOST_TEST(!fw_twophase_config_of(&c, "rows", 0, 0, 64, 8192));
+}
+
 BOOST_AUTO_TEST_SUITE_END()

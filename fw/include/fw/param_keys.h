@@ -189,6 +189,7 @@ inline constexpr config::BoolKey spfs_memget_writes{FW_KEY_SPFS_MEMGET_WRITES};
 inline constexpr config::BoolKey spfs_prefetch{FW_KEY_SPFS_PREFETCH};
 inline constexpr config::IntKey twophase_aggregators{FW_KEY_TWOPHASE_AGGREGATORS};
 inline constexpr config::IntKey twophase_buffer_kb{FW_KEY_TWOPHASE_BUFFER_KB};
+inline constexpr config::IntKey twophase_cyclic_kb{FW_KEY_TWOPHASE_CYCLIC_KB};
 inline constexpr config::StringKey twophase_intermediate{FW_KEY_TWOPHASE_INTERMEDIATE};
 inline constexpr config::BoolKey twophase_overlap{FW_KEY_TWOPHASE_OVERLAP};
 inline constexpr config::BoolKey twophase_direct{FW_KEY_TWOPHASE_DIRECT};

@@ -68,6 +68,13 @@ static inline fw_twophase_config_t fw_twophase_config_paper(void) {
     return c;
 }
 
+/* *config from the configuration's values (twophase.intermediate, .aggregators,
+ * .buffer_kb, .cyclic_kb, fs.block_bytes), so that the CPs and the host's
+ * configuration checks plan alike. False for an unknown intermediate name. */
+bool fw_twophase_config_of(fw_twophase_config_t *config, const char *intermediate,
+                           uint32_t aggregators, uint64_t buffer_kb, uint64_t cyclic_kb,
+                           uint32_t block_bytes);
+
 typedef struct fw_twophase_plan {
     fw_pattern_t pattern; /* a copy of the requested pattern */
     fw_twophase_domain_t domain;
