@@ -29,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 
-from calibrate import LAYOUTS, published
+from calibrate import LAYOUTS, published, published_mean
 
 DEFAULT_PATTERNS = "rc,rbc,rcc,wc,wbc,wcc"
 REQUEST = re.compile(r"^\[FW ([0-9.]+)\] cp(\d+)\.fw >> REQUEST .* dst=(\d+) ")
@@ -97,7 +97,7 @@ def main():
     ap.add_argument("--profile-ms", type=float, default=0.0)
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     args = ap.parse_args()
-    pub = {r["pattern"]: float(r["mbps"]) for r in published("spfs", args.layout, "")
+    pub = {r["pattern"]: published_mean(r) for r in published("spfs", args.layout, "")
            if int(r["record"]) == args.record}
     patterns = [p for p in args.patterns.split(",") if p]
     for p in patterns:
@@ -125,7 +125,7 @@ def main():
           "by sharing (>= 1%) |")
     print("|---|---|---|---|---|---|---|")
     for p, mbps, pmb, mean, alone, allcps, dist in rows:
-        print(f"| `{p}` | {mbps:.2f} | {pmb:.1f} | {mean:.2f} | {alone:.2f} | {allcps:.2f} "
+        print(f"| `{p}` | {mbps:.2f} | {pmb:.2f} | {mean:.2f} | {alone:.2f} | {allcps:.2f} "
               f"| {dist} |")
     for p, profile in profiles:
         if not profile:

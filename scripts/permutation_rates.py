@@ -39,7 +39,7 @@ import subprocess
 import sys
 import tempfile
 
-from calibrate import LAYOUTS, published
+from calibrate import LAYOUTS, published, published_mean
 
 MIB = 1 << 20
 FILE_MB = 10
@@ -52,7 +52,7 @@ QUEUED_PAIRS = ["rbb", "rcb", "rcn", "rnb", "wbb", "wcb", "wcn", "wnb"]
 
 def load_published():
     """SPFS and 2PIO cells of both layouts, by (layout, method, record, pattern)."""
-    return {(r["layout"], r["method"], int(r["record"]), r["pattern"]): float(r["mbps"])
+    return {(r["layout"], r["method"], int(r["record"]), r["pattern"]): published_mean(r)
             for layout in LAYOUTS for method in ("spfs", "2pio")
             for r in published(method, layout, "")}
 

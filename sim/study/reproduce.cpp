@@ -171,6 +171,7 @@ std::optional<PublishedTable> further_published(const StudySpec &spec, const std
     }
     StudyCompare further = *spec.compare;
     further.file = file;
+    further.value_column = "mbps"; // a user's table holds values as printed
     further.columns.emplace_back("presort", keys::fs_presort.name);
     return PublishedTable(further);
 }

@@ -33,8 +33,8 @@ def calibrate(starfish, tmp, args):
 
 def random_blocks_search(starfish, tmp):
     """DDIO without presort on the random-blocks layout: the run sets both, and each
-    cell is scored against the table's presort=false row (rb 8192: 4.5 MB/s, where
-    the presort row says 6.3)."""
+    cell is scored against the table's presort=false row (rb 8192: printed 4.5 MB/s,
+    mean 4.4983, where the presort row says 6.3)."""
     study_json = os.path.join(tmp, "study.json")
     _, result = calibrate(starfish, tmp, ["--layout", "random-blocks", "--presort", "false",
                                           "--cells", "rb/8192,wb/8192",
@@ -47,7 +47,7 @@ def random_blocks_search(starfish, tmp):
     assert study["study"]["set"]["workload.layout"] == "random-blocks"
     assert study["study"]["set"]["fs.presort"] is False
     means = {c["overrides"]["workload.pattern"]: c["summary"]["mean"] for c in study["cells"]}
-    for pattern, published in (("rb", 4.5), ("wb", 4.9)):
+    for pattern, published in (("rb", 4.4983), ("wb", 4.9)):
         scored = means[pattern] / (1 + errors[f"{pattern}/8192"] / 100)
         assert abs(scored - published) < 1e-9, (pattern, scored, published)
 

@@ -43,7 +43,8 @@ def check_end_to_end(starfish):
     assert len(rows) == 1, out
     cells = [c.strip() for c in rows[0].strip("|").split("|")]
     mbps, published, mean, alone, every = (float(c) for c in cells[1:6])
-    assert mbps > 0 and published == 0.8, cells
+    # SPFS wbc 8 B is printed 0.8; its ratios put the mean at 0.8487 (published_means.py).
+    assert mbps > 0 and published == 0.85, cells
     assert 1.0 <= mean <= 16.0 and 0.0 <= alone <= 1.0 and 0.0 <= every <= 1.0, cells
     shares = [float(kv.split(":")[1]) for kv in cells[6].split(",")]
     assert 0.9 <= sum(shares) <= 1.0 + 1e-9, cells  # shares below 1% are left out

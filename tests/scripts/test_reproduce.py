@@ -165,8 +165,9 @@ def main():
         assert rows[("ddio", "false", "random-blocks", "8192", "rb")]["published"] == "4.50"
         assert rows[("spfs", "", "contiguous", "8192", "rb")]["published"] == "99.50"
         assert rows[("2pio", "", "contiguous", "8192", "rb")]["published"] == "31.30"
-        # The shipped table holds all 245 published cells, random-blocks included.
-        assert rows[("spfs", "", "random-blocks", "8192", "rb")]["published"] == "4.50"
+        # The shipped table holds all 245 published cells, random-blocks included, and
+        # compares with their means narrowed by the ratios (printed 4.5, mean 4.4870).
+        assert rows[("spfs", "", "random-blocks", "8192", "rb")]["published"] == "4.49"
         assert "SPFS          random-blocks" in r.stdout
         assert re.search(r"DDIO no sort +random-blocks +35 cells", r.stdout), r.stdout
 
