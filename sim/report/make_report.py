@@ -24,7 +24,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report_data import (LAYOUT_ORDER, METHOD_ORDER, Study, cell_sort_key, load_json,  # noqa: E402
                          ordered, read_csv)
 from report_stats import (NAN, cv_against_figure, geometric_mean_ratio,  # noqa: E402
-                          published_interval, ratio_of_means, ratio_summary)
+                          published_interval, published_uncertainty, ratio_of_means,
+                          ratio_summary)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -254,8 +255,10 @@ def variation_section(rep, study):
     """Each figure's trial-to-trial variation against its caption's maximum cv
     (the figure specs' `max_cv` and `cv_exceptions`), and each model mean against
     the widest 95% interval its published mean can have (the report's
-    `published_trials` trials at that cv, widened by `published_rounding`, half the
-    last digit the tables print)."""
+    `published_trials` trials at that cv, widened by the published value's own
+    uncertainty: half its interval where the comparison gives one, the cell's
+    `published_low` and `published_high`, else `published_rounding`, half the last
+    digit the tables print)."""
     trials = report_number(study, study.report, "published_trials", 5, whole_from=2)
     rounding = report_number(study, study.report, "published_rounding", 0.0)
     rows, csv_rows = [], []
@@ -278,14 +281,15 @@ def variation_section(rep, study):
         cvs = [(c.method, c.pattern,
                 float(c.summary["cv"]) if c.summary.get("trials", 0) > 1 else NAN) for c in cells]
         v = cv_against_figure(cvs, max_cv, exceptions)
-        outside, compared, named_ci = [], 0, {}
+        outside, compared, named_ci, widening = [], 0, {}, 0.0
         for c, (m, p, cv) in zip(cells, cvs):
             limit = apart.get((m, p), max_cv)
             above = None if math.isnan(cv) else cv > limit
             low = high = inside = None
             if "published" in c.summary:
-                low, high = published_interval(float(c.summary["published"]), limit, trials,
-                                               rounding)
+                own = published_uncertainty(c.summary, rounding)
+                widening = max(widening, own)
+                low, high = published_interval(float(c.summary["published"]), limit, trials, own)
                 inside = low <= c.summary["mean"] <= high
                 compared += 1
                 if not inside:
@@ -307,7 +311,7 @@ def variation_section(rep, study):
                 text += f", published [{fmt(low)}, {fmt(high)}], model {fmt(mean)}"
             named.append(text)
         half = published_interval(1.0, max_cv, trials)[1] - 1.0
-        widest = f"±{fmt(100 * half, 1)}%" + (f" ± {rounding:g} MB/s" if rounding else "")
+        widest = f"±{fmt(100 * half, 1)}%" + (f" ± {widening:.4g} MB/s" if widening else "")
         rows.append([spec.get("title", f"{spec['layout']} {spec['record']}"),
                      fmt(max_cv, 3), largest, above, widest,
                      f"{len(outside)} of {compared}" + (f": {', '.join(outside)}" if outside
@@ -328,9 +332,10 @@ def variation_section(rep, study):
     return ("\nTrial-to-trial variation against each figure's caption (cv = standard deviation / "
             "mean of the trials; the paper gives each figure's largest cv and names the cells "
             f"above it), and each model mean against the widest 95% interval the published mean "
-            f"of {trials} trials can have at that cv"
-            + (f", widened by the {rounding:g} MB/s of the printed value's rounding" if rounding
-               else "") + " (per cell: "
+            f"of {trials} trials can have at that cv, widened by the published value's own "
+            f"uncertainty (half the interval the published table gives it, else the "
+            f"{rounding:g} MB/s of the printed value's rounding; the figure's largest is shown)"
+            " (per cell: "
             f"[tables/{name}.csv](tables/{name}.csv)):\n\n" +
             md_table(["figure", "paper's largest cv", "model's largest cv",
                       "model cells above the paper's largest",

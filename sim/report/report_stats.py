@@ -159,6 +159,15 @@ def cv_against_figure(cells, max_cv, exceptions=()):
     return {"largest": largest, "above": above, "exceptions": named}
 
 
+def published_uncertainty(summary, rounding):
+    """Half the interval a cell's published value has by itself (`published_low`,
+    `published_high`: its printed rounding, narrowed by the tables' ratios), or
+    `rounding` when the comparison gives none."""
+    if "published_low" in summary and "published_high" in summary:
+        return (float(summary["published_high"]) - float(summary["published_low"])) / 2
+    return rounding
+
+
 def published_interval(mean, cv, trials, rounding=0.0):
     """The 95% interval of a published mean of `trials` trials whose cv is `cv`
     (Student's t at trials - 1 degrees of freedom), widened by the `rounding` of the

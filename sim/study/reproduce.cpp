@@ -171,7 +171,9 @@ std::optional<PublishedTable> further_published(const StudySpec &spec, const std
     }
     StudyCompare further = *spec.compare;
     further.file = file;
-    further.value_column = "mbps"; // a user's table holds values as printed
+    further.value_column = "mbps"; // a user's table holds values as printed,
+    further.low_column.clear();    // without bounds
+    further.high_column.clear();
     further.columns.emplace_back("presort", keys::fs_presort.name);
     return PublishedTable(further);
 }

@@ -153,6 +153,16 @@ StudySpec parse_study(const json &doc, const std::string &origin, const std::str
             cmp.file = base_dir + "/" + cmp.file;
         }
         cmp.value_column = text_field(c, "value", "");
+        if (c.contains("interval")) {
+            const json &iv = c["interval"];
+            if (!iv.is_array() || iv.size() != 2 || !iv[0].is_string() || !iv[1].is_string()) {
+                fail("'compare' interval names the CSV columns of the published value's low "
+                     "and high bounds, [\"low\", \"high\"], got " +
+                     config::printable_json(iv));
+            }
+            cmp.low_column = iv[0].get<std::string>();
+            cmp.high_column = iv[1].get<std::string>();
+        }
         for (auto it = c["columns"].begin(); it != c["columns"].end(); ++it) {
             if (!it->is_string()) {
                 fail("'compare' columns map a CSV column to a configuration key (a string), got " +
@@ -292,6 +302,10 @@ PublishedTable::PublishedTable(const StudyCompare &compare) : compare_(compare) 
         for (const auto &[col, key] : compare.columns) {
             table.required_column(col);
         }
+        if (!compare.low_column.empty()) {
+            table.required_column(compare.low_column);
+            table.required_column(compare.high_column);
+        }
         header_ = std::move(table.header);
         for (auto &row : table.rows) {
             rows_.push_back(std::move(row.fields));
@@ -301,15 +315,16 @@ PublishedTable::PublishedTable(const StudyCompare &compare) : compare_(compare) 
     }
 }
 
-std::optional<double> PublishedTable::lookup(const config::Config &cfg) const {
-    auto column_index = [&](const std::string &col) {
-        for (size_t i = 0; i < header_.size(); ++i) {
-            if (header_[i] == col) {
-                return i;
-            }
+size_t PublishedTable::column_index(const std::string &col) const {
+    for (size_t i = 0; i < header_.size(); ++i) {
+        if (header_[i] == col) {
+            return i;
         }
-        return header_.size();
-    };
+    }
+    return header_.size();
+}
+
+const std::vector<std::string> *PublishedTable::find_row(const config::Config &cfg) const {
     for (const auto &row : rows_) {
         bool match = true;
         for (const auto &[col, key] : compare_.columns) {
@@ -327,18 +342,45 @@ std::optional<double> PublishedTable::lookup(const config::Config &cfg) const {
             }
         }
         if (match) {
-            const std::string &cell = row[column_index(compare_.value_column)];
-            char *end = nullptr;
-            double value = std::strtod(cell.c_str(), &end);
-            if (cell.empty() || end != cell.c_str() + cell.size()) {
-                throw ConfigError("published table " + compare_.file + ": '" +
-                                  config::printable(cell) + "' in column " + compare_.value_column +
-                                  " is not a number");
-            }
-            return value;
+            return &row;
         }
     }
+    return nullptr;
+}
+
+double PublishedTable::number(const std::vector<std::string> &row, const std::string &col) const {
+    const std::string &cell = row[column_index(col)];
+    char *end = nullptr;
+    double value = std::strtod(cell.c_str(), &end);
+    if (cell.empty() || end != cell.c_str() + cell.size()) {
+        throw ConfigError("published table " + compare_.file + ": '" + config::printable(cell) +
+                          "' in column " + col + " is not a number");
+    }
+    return value;
+}
+
+std::optional<double> PublishedTable::lookup(const config::Config &cfg) const {
+    if (const auto *row = find_row(cfg)) {
+        return number(*row, compare_.value_column);
+    }
     return std::nullopt;
+}
+
+std::optional<std::pair<double, double>> PublishedTable::interval(const config::Config &cfg) const {
+    const auto *row = compare_.low_column.empty() ? nullptr : find_row(cfg);
+    if (!row) {
+        return std::nullopt;
+    }
+    double low = number(*row, compare_.low_column);
+    double high = number(*row, compare_.high_column);
+    double value = number(*row, compare_.value_column);
+    if (!(low <= value && value <= high)) {
+        throw ConfigError("published table " + compare_.file + ": the value " +
+                          config::printable(std::to_string(value)) + " in column " +
+                          compare_.value_column + " is outside its interval [" +
+                          compare_.low_column + ", " + compare_.high_column + "]");
+    }
+    return std::make_pair(low, high);
 }
 
 json failed_trial(int trial, const std::string &error) {
@@ -433,6 +475,12 @@ void attach_published(std::vector<CellResult> &results, const std::vector<StudyC
             double mean = s["mean"].get<double>();
             s["published"] = *published;
             s["error_pct"] = 100.0 * (mean - *published) / *published;
+            s.erase("published_low");
+            s.erase("published_high");
+            if (auto bounds = table.interval(cells[c].cfg)) {
+                s["published_low"] = bounds->first;
+                s["published_high"] = bounds->second;
+            }
         }
     }
 }

@@ -33,8 +33,12 @@ namespace starfish::sim {
 
 struct StudyCompare {
     std::string file;                                         // CSV path, resolved
-    std::string value_column;                                 // e.g. "mbps"
+    std::string value_column;                                 // e.g. "mean"
     std::vector<std::pair<std::string, std::string>> columns; // csv column -> config key
+    // Optional ("interval": [low, high]): the columns bounding the published value
+    // itself, e.g. "mean_lo", "mean_hi" (its rounding, narrowed by the ratios).
+    std::string low_column{};
+    std::string high_column{};
 };
 
 struct StudySpec {
@@ -107,8 +111,15 @@ public:
     PublishedTable() = default;
     explicit PublishedTable(const StudyCompare &compare);
     std::optional<double> lookup(const config::Config &cfg) const;
+    // The bounds the table gives the cell's value, when the compare names an
+    // interval and the table has the cell.
+    std::optional<std::pair<double, double>> interval(const config::Config &cfg) const;
 
 private:
+    const std::vector<std::string> *find_row(const config::Config &cfg) const;
+    size_t column_index(const std::string &col) const;
+    double number(const std::vector<std::string> &row, const std::string &col) const;
+
     StudyCompare compare_;
     std::vector<std::string> header_;
     std::vector<std::vector<std::string>> rows_;
@@ -128,7 +139,9 @@ struct CellResult {
 };
 
 // Sets summary.published and summary.error_pct of every cell the table has a value
-// for (replacing an earlier value), leaving the others alone.
+// for (replacing an earlier value), and summary.published_low and published_high
+// when the table bounds it (removing earlier ones when it does not), leaving the
+// other cells alone.
 void attach_published(std::vector<CellResult> &results, const std::vector<StudyCell> &cells,
                       const PublishedTable &table);
 

@@ -23,7 +23,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 REPORT = os.path.join(ROOT, "sim", "report")
 sys.path.insert(0, REPORT)
 from report_stats import (Summary, cv_against_figure, geometric_mean_ratio,  # noqa: E402
-                          published_interval, ratio_of_means, ratio_summary, student_t975)
+                          published_interval, published_uncertainty, ratio_of_means,
+                          ratio_summary, student_t975)
 
 TOL = 5e-4
 
@@ -131,6 +132,11 @@ def check_cv_against_figure():
     assert close(low, 8.75851) and close(high, 11.24149), (low, high)
     low, high = published_interval(10.0, 0.1, 5, rounding=0.05)
     assert close(low, 8.70851) and close(high, 11.29149), (low, high)
+    # The widening: half the published value's own interval where the comparison
+    # gives one (the ratios' narrowing), else the printed rounding.
+    assert close(published_uncertainty({"published_low": 0.8474, "published_high": 0.85},
+                                       0.05), 0.0013)
+    assert published_uncertainty({"published": 0.8}, 0.05) == 0.05
 
 
 def cell(kind, presort, layout, record, pattern, values):
@@ -241,6 +247,9 @@ def check_variation_report():
             if o["workload.layout"] == "contiguous" and key in published:
                 c["summary"]["published"] = published[key]
                 c["summary"]["error_pct"] = 100 * (c["summary"]["mean"] / published[key] - 1)
+                if key == ("DDIO sort", "rb"):  # the published value's own interval
+                    c["summary"]["published_low"] = 11.9
+                    c["summary"]["published_high"] = 12.1
         with open(path, "w") as f:
             json.dump(doc, f)
         command = [sys.executable, os.path.join(REPORT, "make_report.py"), tmp, "--no-figures"]
@@ -250,19 +259,20 @@ def check_variation_report():
             rows = {(r["method"], r["pattern"]): r for r in csv.DictReader(f)}
         # SPFS rb: [4, 5, 6], cv 0.2, above 0.1; published 5.5 -+ 4.303 * 0.1 * 5.5 /
         # sqrt(3) = 1.3664 holds 5. DDIO sort rb: cv 0.1, not above; 12 -+ 2.9812
-        # holds 10. 2PIO rb: 8 -+ 1.9875 misses 5. 2PIO wb: cv 0, 50 exactly.
+        # holds 10, widened by half its own interval [11.9, 12.1]: 12 + 2.9812 + 0.1.
+        # 2PIO rb: 8 -+ 1.9875 misses 5. 2PIO wb: cv 0, 50 exactly.
         # DDIO no sort rb: no published value, no verdict.
         assert rows[("SPFS", "rb")]["above"] == "True", rows
         assert close(float(rows[("SPFS", "rb")]["published_ci95_widest_low"]), 4.1336)
         assert rows[("SPFS", "rb")]["model_inside"] == "True"
         assert rows[("DDIO sort", "rb")]["above"] == "False"
-        assert close(float(rows[("DDIO sort", "rb")]["published_ci95_widest_high"]), 14.9812)
+        assert close(float(rows[("DDIO sort", "rb")]["published_ci95_widest_high"]), 15.0812)
         assert rows[("2PIO", "rb")]["model_inside"] == "False"
         assert rows[("2PIO", "wb")]["model_inside"] == "True"
         assert rows[("DDIO no sort", "rb")]["model_inside"] == ""
         assert "1 of 4 model means outside the widest 95% interval" in run.stdout, run.stdout
         index = open(os.path.join(tmp, "index.md")).read()
-        row = ("| F7 | 0.100 | 0.200 (SPFS rb) | SPFS rb 0.200, 2PIO rb 0.200 | ±24.8% "
+        row = ("| F7 | 0.100 | 0.200 (SPFS rb) | SPFS rb 0.200, 2PIO rb 0.200 | ±24.8% ± 0.1 MB/s "
                "| 1 of 4: 2PIO rb -37.5% | — |")
         assert row in index, [line for line in index.splitlines() if "F7" in line]
         # --no-figures: index.md links no figure it did not make.

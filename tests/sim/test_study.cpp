@@ -210,6 +210,52 @@ BOOST_AUTO_TEST_CASE(an_empty_published_field_matches_any_value_and_a_later_tabl
     std::remove(csv.c_str());
 }
 
+BOOST_AUTO_TEST_CASE(a_published_value_carries_its_own_interval_when_the_compare_names_one) {
+    auto reg = test_registry();
+    config::Config base(reg);
+    std::string csv = write_temp("pattern,mbps,mean_lo,mean,mean_hi\n"
+                                 "wb,0.8,0.8474,0.8487,0.8500\nrb,31.3,31.25,31.40,31.35\n",
+                                 "_interval.csv");
+    StudySpec spec = parse_study(json::parse(R"({"vary": [{"workload.pattern": ["wb", "rb"]}],
+        "compare": {"file": ")" + csv + R"(", "value": "mean",
+                    "interval": ["mean_lo", "mean_hi"],
+                    "columns": {"pattern": "workload.pattern"}}})"),
+                                 "s.json", ".");
+    BOOST_TEST(spec.compare->low_column == "mean_lo");
+    BOOST_TEST(spec.compare->high_column == "mean_hi");
+    auto cells = expand_study(spec, base);
+    PublishedTable table(*spec.compare);
+    std::vector<CellResult> results(1);
+    results[0].summary = json{{"mean", 1.1}};
+    attach_published(results, cells, table);
+    BOOST_TEST(results[0].summary["published"].get<double>() == 0.8487);
+    BOOST_TEST(results[0].summary["published_low"].get<double>() == 0.8474);
+    BOOST_TEST(results[0].summary["published_high"].get<double>() == 0.85);
+    // A value outside its own interval (rb: 31.40 above 31.35) is refused, naming the columns.
+    BOOST_TEST(error_of([&] { table.interval(cells[1].cfg); })
+                   .find("outside its interval [mean_lo, "
+                         "mean_hi]") != std::string::npos);
+    // A later table without an interval replaces the value and drops the bounds.
+    StudyCompare plain{csv, "mbps", {{"pattern", "workload.pattern"}}};
+    attach_published(results, cells, PublishedTable(plain));
+    BOOST_TEST(results[0].summary["published"].get<double>() == 0.8);
+    BOOST_TEST(!results[0].summary.contains("published_low"));
+    BOOST_TEST(!results[0].summary.contains("published_high"));
+    // The interval names two columns the table has.
+    auto parse = [&](const std::string &interval) {
+        return parse_study(json::parse(R"({"compare": {"file": ")" + csv +
+                                       R"(", "value": "mean", "interval": )" + interval +
+                                       R"(, "columns": {"pattern": "workload.pattern"}}})"),
+                           "s.json", ".");
+    };
+    BOOST_TEST(error_of([&] { parse(R"("mean_lo")"); }).find("[\"low\", \"high\"]") !=
+               std::string::npos);
+    BOOST_TEST(error_of([&] {
+                   PublishedTable t(*parse(R"(["mean_lo", "nope"])").compare);
+               }).find("nope") != std::string::npos);
+    std::remove(csv.c_str());
+}
+
 BOOST_AUTO_TEST_CASE(study_trials_list_every_cell_and_trial_in_study_order) {
     auto reg = test_registry();
     config::Config base(reg);
