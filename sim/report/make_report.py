@@ -23,6 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report_data import (LAYOUT_ORDER, METHOD_ORDER, Study, cell_sort_key, load_json,  # noqa: E402
                          ordered, read_csv)
+from report_ratios import agrees, compare_ratios, table_summaries  # noqa: E402
 from report_stats import (NAN, cv_against_figure, geometric_mean_ratio,  # noqa: E402
                           published_interval, published_uncertainty, ratio_of_means,
                           ratio_summary)
@@ -232,7 +233,60 @@ def methods_section(rep, entry, study):
         out.append(md_table(["method", "layout", "cells", "median abs error %", "worst error %",
                              "worst cell", "within 5%", "within 10%"], rows))
     out.append(variation_section(rep, study))
+    out.append(ratios_section(rep, study))
     return "".join(out)
+
+
+def ratios_section(rep, study):
+    """The paper's method-against-method ratios against the model's, when the
+    report names the published ratios (`published_ratios`: a CSV path, relative to
+    the shipped studies' directory sim/studies like a study file's `compare`)."""
+    rel = study.report.get("published_ratios")
+    if rel is None:
+        return ""
+    if not isinstance(rel, str) or not rel:
+        raise ReportError(f"{study.name}: report key published_ratios must be a CSV path, "
+                          f"not {rel!r}")
+    path = rel if os.path.isabs(rel) else os.path.join(REPO, "sim", "studies", rel)
+    try:
+        ratios = read_csv(path)
+        rows = compare_ratios(study.cells, ratios)
+    except (OSError, KeyError, ValueError) as e:
+        raise ReportError(f"{study.name}: published ratios {path}: {e}")
+    if not rows:
+        return ""
+    name = f"{study.name}-ratios"
+    fields = ["table", "layout", "record", "pattern", "numerator", "denominator", "published",
+              "published_significant", "model", "low", "high", "error_pct", "judged",
+              "model_significant"]
+    write_csv(rep.path(f"tables/{name}.csv"), fields,
+              [[csv_value(r[k]) for k in fields] for r in rows])
+    judged = [r for r in rows if r["judged"]]
+    agree = sum(agrees(r) for r in judged)
+    rep.printed.append(f"  {agree} of {len(judged)} published ratios between methods agree with "
+                       f"the model's on significance (tables/{name}.csv)")
+    summary = [[t["table"], t["ratios"], fmt(t["median"], 1),
+                f"{t['worst']['error_pct']:+.1f} ({t['worst']['pattern']} "
+                f"{t['worst']['record']})", f"{t['agree']} of {t['judged']}"]
+               for t in table_summaries(rows)]
+    sig = {True: "yes", False: "no"}
+    apart = [[r["table"], f"{r['layout']} {r['pattern']} {r['record']}",
+              f"{r['numerator']} / {r['denominator']}", fmt(r["published"]),
+              sig[r["published_significant"]],
+              f"{fmt(r['model'])} [{fmt(r['low'])}, {fmt(r['high'])}]",
+              sig[r["model_significant"]], f"{r['error_pct']:+.1f}"]
+             for r in judged if not agrees(r)]
+    out = ("\nThe paper's ratios between the methods, cell by cell (the tuning report's "
+           f"Tables 15-21, {len(ratios)} ratios; the model's with Fieller's 95% interval, "
+           "significant when it excludes 1; per ratio: "
+           f"[tables/{name}.csv](tables/{name}.csv)):\n\n" +
+           md_table(["table", "ratios", "median abs error %", "worst error %",
+                     "agree on significance"], summary))
+    if apart:
+        out += ("\nWhere the model and the paper disagree on significance:\n\n" +
+                md_table(["table", "cell", "ratio", "paper", "paper significant", "model",
+                          "model significant", "error %"], apart))
+    return out
 
 
 def report_number(study, spec, key, default=None, whole_from=None):

@@ -236,7 +236,17 @@ def check_variation_report():
         path = os.path.join(tmp, "data", "paper-main.json")
         with open(path) as f:
             doc = json.load(f)
+        # Two of the paper's ratios: 2PIO over SPFS, equal (B1 / B1) and not significant
+        # in both; and one the paper calls significant (1.50) where the model's
+        # random-blocks rc cells are equal (B2 / B2): error 1 / 1.5 - 1 = -33.3%.
+        ratios = os.path.join(tmp, "ratios.csv")
+        with open(ratios, "w") as f:
+            f.write("table,layout,record,pattern,numerator,denominator,ratio,significant\n"
+                    "20,contiguous,8192,rb,2pio,spfs,1.00,no\n"
+                    "21,random-blocks,8,rc,2pio,spfs,1.50,yes\n"
+                    "21,random-blocks,8,wc,2pio,spfs,1.50,yes\n")  # no such cells: left out
         doc["study"]["report"] = {"kind": "methods", "published_trials": 3,
+                                  "published_ratios": ratios,
                                   "figures": [{"layout": "contiguous", "record": 8192,
                                                "title": "F7", "max_cv": 0.1}]}
         for c in doc["cells"]:
@@ -271,10 +281,18 @@ def check_variation_report():
         assert rows[("2PIO", "wb")]["model_inside"] == "True"
         assert rows[("DDIO no sort", "rb")]["model_inside"] == ""
         assert "1 of 4 model means outside the widest 95% interval" in run.stdout, run.stdout
+        assert "1 of 2 published ratios between methods agree with the model's" in run.stdout
+        with open(os.path.join(tmp, "tables", "paper-main-ratios.csv"), newline="") as f:
+            ratio_rows = {(r["table"], r["pattern"]): r for r in csv.DictReader(f)}
+        assert sorted(ratio_rows) == [("20", "rb"), ("21", "rc")], ratio_rows
+        assert close(float(ratio_rows[("20", "rb")]["model"]), 1.0)
+        assert ratio_rows[("20", "rb")]["model_significant"] == "False"
+        assert close(float(ratio_rows[("21", "rc")]["error_pct"]), 100 * (1 / 1.5 - 1))
         index = open(os.path.join(tmp, "index.md")).read()
         row = ("| F7 | 0.100 | 0.200 (SPFS rb) | SPFS rb 0.200, 2PIO rb 0.200 | ±24.8% ± 0.1 MB/s "
                "| 1 of 4: 2PIO rb -37.5% | — |")
         assert row in index, [line for line in index.splitlines() if "F7" in line]
+        assert "| 21 | random-blocks rc 8 | 2pio / spfs | 1.50 | yes | 1.00 [" in index, index
         # --no-figures: index.md links no figure it did not make.
         assert "](figures/" not in index, index
         # A report key that is no number stops the report, naming the key.
