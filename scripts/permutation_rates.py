@@ -29,17 +29,29 @@ pattern. The two move the same bytes between the same CPs, so the difference is
 what batching costs (the copies on both sides) or saves (docs/calibration.md item 4,
 "A dearer CPU copy").
 
+With --ratio-bounds it runs nothing and bounds the paper's permutation instead by
+the tables' 2PIO-over-SPFS ratio of the same pattern (Table 20 contiguous, 21
+random-blocks; sim/calibration/published_ratios.csv): where SPFS's cell of that
+pattern takes what its `rb` (`wb`) takes, within 1%, it is the I/O phase, and the
+permutation is SPFS's time x (1/q - 1), q within half its last printed digit and
+SPFS's time within its narrowed interval. On the random-blocks layout, where a
+permutation is 2% of a cell and below the throughputs' printed digit, this is
+what shows its size (docs/calibration.md item 4, "The random-blocks layout says
+the same").
+
     scripts/permutation_rates.py build/sim/starfish [--layout contiguous]
         [--patterns rc,rbb,...] [--trials 1] [--set key=value ...] [--queued-pairs]
+        [--ratio-bounds]
 """
 import argparse
+import csv
 import json
 import os
 import subprocess
 import sys
 import tempfile
 
-from calibrate import LAYOUTS, published, published_mean
+from calibrate import LAYOUTS, ROOT, published, published_mean
 
 MIB = 1 << 20
 FILE_MB = 10
@@ -73,6 +85,56 @@ def paper_permutation_s(pub, layout, pattern, record=8192):
     two_phase = delivered_mb(pattern) / pub[(layout, "2pio", record, pattern)]
     io_phase = FILE_MB / pub[(layout, "spfs", record, io_pattern)]
     return two_phase - io_phase
+
+
+RATIOS = os.path.join(ROOT, "sim", "calibration", "published_ratios.csv")
+
+
+def spfs_seconds(row, pattern):
+    """SPFS's published time for a cell (low, high), from its narrowed interval."""
+    mb = delivered_mb(pattern)
+    return mb / float(row["mean_hi"]), mb / float(row["mean_lo"])
+
+
+def ratio_bounds(layout, patterns, record=8192):
+    """Per pattern: (q as printed, significant, low ms, high ms), or None where
+    SPFS's cell of the pattern is not its I/O phase (more than 1% from rb or wb)."""
+    spfs = {r["pattern"]: r for r in published("spfs", layout, "") if int(r["record"]) == record}
+    with open(RATIOS) as f:
+        q = {r["pattern"]: r for r in csv.DictReader(f)
+             if r["layout"] == layout and int(r["record"]) == record
+             and (r["numerator"], r["denominator"]) == ("2pio", "spfs")}
+    out = {}
+    for pattern in patterns:
+        io = "wb" if pattern.startswith("w") else "rb"
+        if pattern not in q or pattern not in spfs:
+            out[pattern] = None
+            continue
+        own, phase = spfs_seconds(spfs[pattern], pattern), spfs_seconds(spfs[io], io)
+        if abs(sum(own) / sum(phase) - 1) > 0.01:
+            out[pattern] = None
+            continue
+        text = q[pattern]["ratio"]
+        half = 0.5 * 10.0 ** -len(text.partition(".")[2])
+        low = own[0] * (1 / (float(text) + half) - 1)
+        high = own[1] * (1 / (float(text) - half) - 1)
+        out[pattern] = (text, q[pattern]["significant"] == "yes", low * 1e3, high * 1e3)
+    return out
+
+
+def print_ratio_bounds(args, patterns):
+    print(f"| cell | 2PIO / SPFS (Table {20 if args.layout == 'contiguous' else 21}) "
+          "| significant | paper ms, bounds |")
+    print("|---|---|---|---|")
+    left = []
+    for pattern, b in ratio_bounds(args.layout, patterns).items():
+        if b is None:
+            left.append(pattern)
+            continue
+        print(f"| `{pattern}` | {b[0]} | {'yes' if b[1] else 'no'} | {b[2]:.0f}–{b[3]:.0f} |")
+    if left:
+        print(f"\nnot bounded (SPFS's cell of the pattern is not its rb or wb): "
+              f"{', '.join(left)}")
 
 
 def model_permutation(starfish, layout, pattern, trials, extra_sets, record=8192):
@@ -110,10 +172,20 @@ def main():
     ap.add_argument("--queued-pairs", action="store_true",
                     help="compare the 8-byte (queued) permutation of " + ",".join(QUEUED_PAIRS)
                     + " with the 8192-byte (plain) one of the same pattern")
+    ap.add_argument("--ratio-bounds", action="store_true",
+                    help="bound the paper's permutations by the tables' 2PIO/SPFS ratios "
+                    "(runs nothing)")
     args = ap.parse_args()
     pub = load_published()
     if args.queued_pairs:
         print_queued_pairs(args, pub)
+        return
+    if args.ratio_bounds:
+        patterns = args.patterns.split(",")
+        for pattern in patterns:
+            if pattern not in READS + WRITES:
+                sys.exit(f"--patterns: {pattern!r} is not one of {', '.join(READS + WRITES)}")
+        print_ratio_bounds(args, patterns)
         return
     print("| cell | paper ms | remote MB | paper MB/s | per aggregator | model ms | model MB/s "
           "| per aggregator |")

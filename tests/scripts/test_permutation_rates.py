@@ -4,7 +4,9 @@ paper's permutation time of a 2PIO cell (its time minus SPFS rb or wb), worked o
 by hand from sim/calibration/published_final.csv; then the script end to end on a
 1 MB file (the model's row: remote bytes 15/16 of the file for `rn`, a positive
 time, the rate per aggregator over rn's 15 senders) and its refusal of a pattern it does not know;
-and --queued-pairs, each 8-byte permutation less the 8192-byte one of the same pattern.
+--ratio-bounds, the permutation bounded by Table 21's 2PIO/SPFS ratio, worked out by
+hand for random-blocks rbb, and the cells it cannot bound; and --queued-pairs, each
+8-byte permutation less the 8192-byte one of the same pattern.
 usage: test_permutation_rates.py STARFISH"""
 import os
 import subprocess
@@ -14,7 +16,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 SCRIPT = os.path.join(ROOT, "scripts", "permutation_rates.py")
 sys.path.insert(0, os.path.join(ROOT, "scripts"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from permutation_rates import load_published, paper_permutation_s  # noqa: E402
+from permutation_rates import load_published, paper_permutation_s, ratio_bounds  # noqa: E402
 from script_checks import assert_refused  # noqa: E402
 
 
@@ -34,6 +36,26 @@ def check_paper_times():
     # The random-blocks layout has its own cells: 2PIO rbb 4.4027, SPFS rb 4.4870
     # (printed 4.4 and 4.5).
     assert close(paper_permutation_s(pub, "random-blocks", "rbb"), 10 / 4.4027 - 10 / 4.4870)
+
+
+def check_ratio_bounds(starfish):
+    # Random-blocks rbb: Table 21 prints 2PIO / SPFS 0.98 (0.975-0.985); SPFS rbb is
+    # its rb (4.4500-4.5239 MB/s narrowed), so the permutation is 10 MB / SPFS x
+    # (1/q - 1): from 10 / 4.5239 x (1/0.985 - 1) to 10 / 4.45 x (1/0.975 - 1).
+    b = ratio_bounds("random-blocks", ["rbb", "rbc"])
+    text, significant, low, high = b["rbb"]
+    assert text == "0.98" and not significant, b  # printed in italics
+    assert close(low, 1e3 * 10 / 4.5239 * (1 / 0.985 - 1), 1e-3), b
+    assert close(high, 1e3 * 10 / 4.45 * (1 / 0.975 - 1), 1e-3), b
+    # SPFS rbc (4.3) is slower than its rb: not the I/O phase, not bounded.
+    assert b["rbc"] is None, b
+    # Contiguous SPFS rbb (14.7) is not its rb (31.3) either; rc is (31.4).
+    b = ratio_bounds("contiguous", ["rbb", "rc"])
+    assert b["rbb"] is None and b["rc"][0] == "0.92", b
+    out = subprocess.run([sys.executable, SCRIPT, starfish, "--ratio-bounds", "--layout",
+                          "random-blocks"], capture_output=True, text=True, check=True).stdout
+    assert "| `rbb` | 0.98 | no | 34–58 |" in out, out
+    assert "not bounded (SPFS's cell of the pattern is not its rb or wb): rcc, rbc, wcc" in out
 
 
 def check_end_to_end(starfish):
@@ -70,6 +92,7 @@ def check_queued_pairs(starfish):
 
 def main():
     check_paper_times()
+    check_ratio_bounds(sys.argv[1])
     check_end_to_end(sys.argv[1])
     check_queued_pairs(sys.argv[1])
     print("test_permutation_rates: ok")
