@@ -52,6 +52,7 @@ import sys
 import tempfile
 
 from calibrate import LAYOUTS, ROOT, published, published_mean
+from published_means import half_digit
 
 MIB = 1 << 20
 FILE_MB = 10
@@ -115,7 +116,7 @@ def ratio_bounds(layout, patterns, record=8192):
             out[pattern] = None
             continue
         text = q[pattern]["ratio"]
-        half = 0.5 * 10.0 ** -len(text.partition(".")[2])
+        half = half_digit(text)
         low = own[0] * (1 / (float(text) + half) - 1)
         high = own[1] * (1 / (float(text) - half) - 1)
         out[pattern] = (text, q[pattern]["significant"] == "yes", low * 1e3, high * 1e3)
