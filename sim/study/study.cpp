@@ -359,28 +359,35 @@ double PublishedTable::number(const std::vector<std::string> &row, const std::st
     return value;
 }
 
-std::optional<double> PublishedTable::lookup(const config::Config &cfg) const {
-    if (const auto *row = find_row(cfg)) {
-        return number(*row, compare_.value_column);
-    }
-    return std::nullopt;
-}
-
-std::optional<std::pair<double, double>> PublishedTable::interval(const config::Config &cfg) const {
-    const auto *row = compare_.low_column.empty() ? nullptr : find_row(cfg);
+std::optional<PublishedEntry> PublishedTable::entry(const config::Config &cfg) const {
+    const auto *row = find_row(cfg);
     if (!row) {
         return std::nullopt;
     }
-    double low = number(*row, compare_.low_column);
-    double high = number(*row, compare_.high_column);
-    double value = number(*row, compare_.value_column);
-    if (!(low <= value && value <= high)) {
-        throw ConfigError("published table " + compare_.file + ": the value " +
-                          config::printable(std::to_string(value)) + " in column " +
-                          compare_.value_column + " is outside its interval [" +
-                          compare_.low_column + ", " + compare_.high_column + "]");
+    PublishedEntry e;
+    e.value = number(*row, compare_.value_column);
+    if (!compare_.low_column.empty()) {
+        double low = number(*row, compare_.low_column);
+        double high = number(*row, compare_.high_column);
+        if (!(low <= e.value && e.value <= high)) {
+            throw ConfigError("published table " + compare_.file + ": the value " +
+                              config::printable(std::to_string(e.value)) + " in column " +
+                              compare_.value_column + " is outside its interval [" +
+                              compare_.low_column + ", " + compare_.high_column + "]");
+        }
+        e.interval = std::make_pair(low, high);
     }
-    return std::make_pair(low, high);
+    return e;
+}
+
+std::optional<double> PublishedTable::lookup(const config::Config &cfg) const {
+    auto e = entry(cfg);
+    return e ? std::optional<double>(e->value) : std::nullopt;
+}
+
+std::optional<std::pair<double, double>> PublishedTable::interval(const config::Config &cfg) const {
+    auto e = entry(cfg);
+    return e ? e->interval : std::nullopt;
 }
 
 json failed_trial(int trial, const std::string &error) {
@@ -470,16 +477,16 @@ void attach_published(std::vector<CellResult> &results, const std::vector<StudyC
         if (results[c].summary.value("trials", 1) == 0) {
             continue; // every trial failed: no mean to compare
         }
-        if (auto published = table.lookup(cells[c].cfg)) {
+        if (auto published = table.entry(cells[c].cfg)) {
             json &s = results[c].summary;
             double mean = s["mean"].get<double>();
-            s["published"] = *published;
-            s["error_pct"] = 100.0 * (mean - *published) / *published;
+            s["published"] = published->value;
+            s["error_pct"] = 100.0 * (mean - published->value) / published->value;
             s.erase("published_low");
             s.erase("published_high");
-            if (auto bounds = table.interval(cells[c].cfg)) {
-                s["published_low"] = bounds->first;
-                s["published_high"] = bounds->second;
+            if (published->interval) {
+                s["published_low"] = published->interval->first;
+                s["published_high"] = published->interval->second;
             }
         }
     }

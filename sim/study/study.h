@@ -106,13 +106,20 @@ std::vector<StudyTrial> study_trials(const std::vector<StudyCell> &cells);
 
 // Published values keyed by cell; nullopt where the table has no row. An empty
 // field in a matching column matches any value (e.g. `presort` of SPFS rows).
+// A cell's published value and, when the compare names an interval, its bounds.
+struct PublishedEntry {
+    double value = 0.0;
+    std::optional<std::pair<double, double>> interval;
+};
+
 class PublishedTable {
 public:
     PublishedTable() = default;
     explicit PublishedTable(const StudyCompare &compare);
+    // The cell's row, read once: its value and bounds (a value outside its bounds
+    // is refused); nullopt when the table lacks the cell.
+    std::optional<PublishedEntry> entry(const config::Config &cfg) const;
     std::optional<double> lookup(const config::Config &cfg) const;
-    // The bounds the table gives the cell's value, when the compare names an
-    // interval and the table has the cell.
     std::optional<std::pair<double, double>> interval(const config::Config &cfg) const;
 
 private:
