@@ -22,15 +22,14 @@ disagree (--all: every ratio). The comparison itself is sim/report/report_ratios
 which `starfish reproduce paper-main` also runs (its report key `published_ratios`).
 """
 import argparse
-import csv
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, os.path.join(ROOT, "sim", "report"))
-from report_data import Study  # noqa: E402
-from report_ratios import agrees, compare_ratios, describe, table_summaries  # noqa: E402
+from report_data import Study, read_csv  # noqa: E402
+from report_ratios import agreement, agrees, compare_ratios, describe, table_summaries  # noqa: E402
 
 RATIOS = os.path.join(ROOT, "sim", "calibration", "published_ratios.csv")
 
@@ -47,8 +46,7 @@ def main():
         cells = Study(args.data).cells
     except (OSError, ValueError, KeyError) as e:
         sys.exit(f"published_ratios: cannot read {args.data} as a study's result: {e}")
-    with open(args.ratios) as f:
-        ratios = list(csv.DictReader(f))
+    ratios = read_csv(args.ratios)
     try:
         rows = compare_ratios(cells, ratios)
     except ValueError as e:
@@ -64,10 +62,10 @@ def main():
         print(f"| {t['table']} | {t['ratios']} | {t['median']:.1f}% | "
               f"{w['error_pct']:+.1f}% ({w['pattern']} {w['record']}) | "
               f"{t['agree']} of {t['judged']} | {t['ratios'] - t['judged']} |")
-    judged = [r for r in rows if r["judged"]]
+    agree, judged = agreement(rows)
     print(f"\n{len(rows)} of {len(ratios)} published ratios compared; "
-          f"{sum(agrees(r) for r in judged)} of {len(judged)} judged agree on significance")
-    shown = rows if args.all else [r for r in judged if not agrees(r)]
+          f"{agree} of {judged} judged agree on significance")
+    shown = rows if args.all else [r for r in rows if r["judged"] and not agrees(r)]
     if shown:
         print("\n" + ("every ratio:" if args.all else "where the model and the paper disagree "
                       "on significance:"))

@@ -23,7 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report_data import (LAYOUT_ORDER, METHOD_ORDER, Study, cell_sort_key, load_json,  # noqa: E402
                          ordered, read_csv)
-from report_ratios import agrees, compare_ratios, table_summaries  # noqa: E402
+from report_ratios import agreement, agrees, compare_ratios, table_summaries  # noqa: E402
 from report_stats import (NAN, cv_against_figure, geometric_mean_ratio,  # noqa: E402
                           published_interval, published_uncertainty, ratio_of_means,
                           ratio_summary)
@@ -261,9 +261,8 @@ def ratios_section(rep, study):
               "model_significant"]
     write_csv(rep.path(f"tables/{name}.csv"), fields,
               [[csv_value(r[k]) for k in fields] for r in rows])
-    judged = [r for r in rows if r["judged"]]
-    agree = sum(agrees(r) for r in judged)
-    rep.printed.append(f"  {agree} of {len(judged)} published ratios between methods agree with "
+    agree, judged = agreement(rows)
+    rep.printed.append(f"  {agree} of {judged} published ratios between methods agree with "
                        f"the model's on significance (tables/{name}.csv)")
     summary = [[t["table"], t["ratios"], fmt(t["median"], 1),
                 f"{t['worst']['error_pct']:+.1f} ({t['worst']['pattern']} "
@@ -275,7 +274,7 @@ def ratios_section(rep, study):
               sig[r["published_significant"]],
               f"{fmt(r['model'])} [{fmt(r['low'])}, {fmt(r['high'])}]",
               sig[r["model_significant"]], f"{r['error_pct']:+.1f}"]
-             for r in judged if not agrees(r)]
+             for r in rows if r["judged"] and not agrees(r)]
     out = ("\nThe paper's ratios between the methods, cell by cell (the tuning report's "
            f"Tables 15-21, {len(ratios)} ratios; the model's with Fieller's 95% interval, "
            "significant when it excludes 1; per ratio: "

@@ -59,17 +59,22 @@ def agrees(row):
     return row["model_significant"] == row["published_significant"]
 
 
+def agreement(rows):
+    """(ratios agreeing on significance, ratios judged) over `rows`."""
+    judged = [r for r in rows if r["judged"]]
+    return sum(agrees(r) for r in judged), len(judged)
+
+
 def table_summaries(rows):
     """Per table: ratios, median and worst |error|, agreement among the judged."""
     out = []
     for table in sorted({r["table"] for r in rows}):
         mine = [r for r in rows if r["table"] == table]
         worst = max(mine, key=lambda r: abs(r["error_pct"]))
-        judged = [r for r in mine if r["judged"]]
+        agree, judged = agreement(mine)
         out.append({"table": table, "ratios": len(mine),
                     "median": statistics.median(abs(r["error_pct"]) for r in mine),
-                    "worst": worst, "agree": sum(agrees(r) for r in judged),
-                    "judged": len(judged)})
+                    "worst": worst, "agree": agree, "judged": judged})
     return out
 
 
