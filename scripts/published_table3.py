@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""TOCS Table III (throughput relative to SPFS: minimum, geometric mean, maximum)
+recomputed from the published cells, over all of them and over subsets
+(docs/calibration.md, "Where the reference material disagrees with itself").
+
+Each method's cell is divided by SPFS's cell of the same layout, record size and
+pattern. "DDIO sort" is DDIO on the contiguous layout (where its presort changes
+nothing) and DDIO with presort on the random-blocks layout; "DDIO no sort" is the
+random-blocks layout only, as TOCS §6 says of its row. The subsets are each layout
+and each record size alone; Table III's own figures are printed beside them.
+
+    scripts/published_table3.py [--table CSV] [--value mean|mbps]
+
+--value mean (default) uses the published means narrowed by the tables' ratio
+columns (scripts/published_means.py), mbps the values as printed.
+"""
+import argparse
+import csv
+import math
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TABLE = os.path.join(ROOT, "sim", "calibration", "published_final.csv")
+TABLE_III = {"DDIO sort": (1.00, 1.64, 18.10), "DDIO no sort": (1.00, 1.18, 5.88),
+             "2PIO": (0.44, 1.20, 17.83)}
+SUBSETS = (("all", lambda layout, record: True),
+           ("contiguous", lambda layout, record: layout == "contiguous"),
+           ("random-blocks", lambda layout, record: layout == "random-blocks"),
+           ("8-byte records", lambda layout, record: record == "8"),
+           ("8192-byte records", lambda layout, record: record == "8192"))
+
+
+def method_of(row):
+    """The Table III row a published cell belongs to (SPFS: the denominator)."""
+    method, layout, presort = row["method"], row["layout"], row["presort"]
+    if method == "spfs":
+        return "SPFS"
+    if method == "2pio":
+        return "2PIO"
+    if method == "ddio" and (layout == "contiguous" or presort == "true"):
+        return "DDIO sort"
+    if method == "ddio" and presort == "false":
+        return "DDIO no sort"
+    raise ValueError(f"unknown method {method!r} (presort {presort!r}) in the table")
+
+
+def ratios(rows, value):
+    """{method: [(layout, record, pattern, ratio to SPFS)]}."""
+    cells = {}
+    for row in rows:
+        key = (method_of(row), row["layout"], row["record"], row["pattern"])
+        if key in cells:
+            raise ValueError(f"cell {key} appears twice in the table")
+        cells[key] = float(row[value])
+    out = {}
+    for (method, layout, record, pattern), v in sorted(cells.items()):
+        spfs = cells.get(("SPFS", layout, record, pattern))
+        if method != "SPFS" and spfs:
+            out.setdefault(method, []).append((layout, record, pattern, v / spfs))
+    return out
+
+
+def summary(values):
+    """(count, minimum, geometric mean, maximum) of positive ratios."""
+    gm = math.exp(sum(math.log(v) for v in values) / len(values))
+    return len(values), min(values), gm, max(values)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--table", default=TABLE, help="the published table (CSV)")
+    ap.add_argument("--value", choices=("mean", "mbps"), default="mean",
+                    help="narrowed mean (default) or printed value")
+    args = ap.parse_args()
+    try:
+        with open(args.table, newline="") as f:
+            rows = list(csv.DictReader(f))
+        by_method = ratios(rows, args.value)
+    except (OSError, KeyError, ValueError) as e:
+        print(f"published_table3: {args.table}: {e}", file=sys.stderr)
+        return 2
+    print(f"ratio to SPFS from the published cells ({args.value}): "
+          "cells, minimum / geometric mean / maximum")
+    for method in ("DDIO sort", "DDIO no sort", "2PIO"):
+        cells = by_method.get(method, [])
+        lo, gm, hi = TABLE_III[method]
+        print(f"{method}  (Table III: {lo:.2f} / {gm:.2f} / {hi:.2f})")
+        for name, keep in SUBSETS:
+            values = [r for layout, record, _, r in cells if keep(layout, record)]
+            if values:
+                n, a, g, b = summary(values)
+                print(f"  {name:<18} {n:3d}  {a:.2f} / {g:.3f} / {b:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
