@@ -13,6 +13,14 @@ The procedure (docs/calibration.md):
      rerun the table with the defaults, five trials per cell
      (`starfish study calibration-ddio-contiguous`, `starfish study paper-main`).
 
+With --trials 2 or more, each combination is also compared with the best one trial
+by trial: trial t of every cell runs with the same seed under every combination,
+so the difference of the two scores computed from trial t alone is a paired
+sample. The column "vs best" gives the mean of those differences with its 95%
+interval (Student's t), and "~" marks a combination whose interval reaches 0:
+the trials cannot tell it from the best, and the choice between them needs
+another reason (docs/calibration.md says which, where it happened).
+
 Example (the search recorded in docs/calibration.md):
   scripts/calibrate.py --grid cost.ddio_piece_cycles=150,200,250 \\
       --grid cost.msg_queue_piece_cycles=20,40 --grid disk.write_behind_kb=0,8,16
@@ -33,6 +41,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "sim", "report"))
+from report_stats import Summary  # noqa: E402
+
 TABLE = os.path.join(ROOT, "sim", "calibration", "published_final.csv")
 LAYOUTS = ("contiguous", "random-blocks")
 
@@ -94,6 +105,29 @@ def score(cells, rows):
         logs.append(math.log(model / pub[key]))
         errors[key] = 100.0 * (model - pub[key]) / pub[key]
     return math.sqrt(sum(x * x for x in logs) / len(logs)), errors
+
+
+def trial_scores(cells, rows):
+    """{trial index: RMS of log(model/published) from that trial alone}, for the
+    trial indices every cell has."""
+    pub = {(r["pattern"], int(r["record"])): published_mean(r) for r in rows}
+    per_cell = []
+    for c in cells:
+        key = (c["overrides"]["workload.pattern"], c["overrides"]["workload.record_bytes"])
+        per_cell.append({t["trial"]: math.log(t["mb_s"] / pub[key]) for t in c["trials"]})
+    common = set.intersection(*(set(d) for d in per_cell)) if per_cell else set()
+    return {t: math.sqrt(sum(d[t] ** 2 for d in per_cell) / len(per_cell))
+            for t in sorted(common)}
+
+
+def paired_difference(scores, best_scores):
+    """Mean and 95% interval of score - best score over the trials both have, or None
+    with fewer than two."""
+    common = sorted(set(scores) & set(best_scores))
+    if len(common) < 2:
+        return None
+    s = Summary([scores[t] - best_scores[t] for t in common])
+    return {"mean": s.mean, "ci95": list(s.ci), "trials": s.n}
 
 
 def main():
@@ -164,12 +198,23 @@ def main():
         rms, errors = score(cells, rows)
         ranking.append({"params": combo, "rms_log_error": rms,
                         "worst_pct": max(errors.values(), key=abs),
-                        "errors_pct": {f"{p}/{r}": e for (p, r), e in sorted(errors.items())}})
+                        "errors_pct": {f"{p}/{r}": e for (p, r), e in sorted(errors.items())},
+                        "trial_scores": trial_scores(cells, rows)})
     ranking.sort(key=lambda r: r["rms_log_error"])
-    print(f"{'rms %':>7} {'worst %':>8}  parameters")
+    best_scores = ranking[0]["trial_scores"]
+    for i, r in enumerate(ranking):
+        scores = r.pop("trial_scores")
+        r["vs_best"] = paired_difference(scores, best_scores) if i > 0 else None
+        r["within_noise_of_best"] = r["vs_best"] is not None and r["vs_best"]["ci95"][0] <= 0
+    print(f"{'rms %':>7} {'worst %':>8} {'vs best (95%)':>17}  parameters")
     for r in ranking:
         params = " ".join(f"{k}={v}" for k, v in r["params"].items()) or "(defaults)"
-        print(f"{100 * r['rms_log_error']:7.2f} {r['worst_pct']:8.1f}  {params}")
+        d = r["vs_best"]
+        versus = (f"{100 * d['mean']:+6.2f} ±{100 * (d['ci95'][1] - d['mean']):5.2f}"
+                  if d else "")
+        mark = "~" if r["within_noise_of_best"] else " "
+        print(f"{100 * r['rms_log_error']:7.2f} {r['worst_pct']:8.1f} {versus:>15} {mark}  "
+              f"{params}")
     best = ranking[0]
     print("\nbest:", " ".join(f"{k}={v}" for k, v in best["params"].items()) or "(defaults)")
     for cell, e in best["errors_pct"].items():

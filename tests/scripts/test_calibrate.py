@@ -3,9 +3,11 @@
 not a calibration) and checks the ranking it writes. A larger per-piece cost must
 slow the 8-byte cyclic patterns, which are IOP-CPU bound, and leave the 8192-byte
 ones (one piece per block per CP) nearly unchanged. A search on the random-blocks
-layout scores DDIO without presort against its own published values.
+layout scores DDIO without presort against its own published values. The
+trial-by-trial comparison with the best combination is checked on made-up cells.
 usage: test_calibrate.py STARFISH_BINARY"""
 import json
+import math
 import os
 import subprocess
 import sys
@@ -52,7 +54,37 @@ def random_blocks_search(starfish, tmp):
         assert abs(scored - published) < 1e-9, (pattern, scored, published)
 
 
+def paired_comparison():
+    """calibrate.py's trial-by-trial comparison with the best combination, on made-up
+    cells: two cells published at 10 MB/s; combination A's trials read 10 and 11
+    (and 10.5, 10.5), B's 12 and 12 (and 11, 13). Scores per trial index are the RMS
+    over the cells of log(model / published)."""
+    sys.path.insert(0, os.path.join(ROOT, "scripts"))
+    import calibrate  # noqa: E402
+    rows = [{"pattern": "rb", "record": "8", "mean": "10"},
+            {"pattern": "wb", "record": "8", "mean": "10"}]
+
+    def cells(rb, wb):
+        return [{"overrides": {"workload.pattern": p, "workload.record_bytes": 8},
+                 "trials": [{"trial": t, "mb_s": v} for t, v in enumerate(vals)]}
+                for p, vals in (("rb", rb), ("wb", wb))]
+    a = calibrate.trial_scores(cells([10, 11], [10.5, 10.5]), rows)
+    b = calibrate.trial_scores(cells([12, 12], [11, 13]), rows)
+    rms = lambda *xs: math.sqrt(sum(math.log(x / 10) ** 2 for x in xs) / len(xs))  # noqa: E731
+    assert abs(a[0] - rms(10, 10.5)) < 1e-12 and abs(a[1] - rms(11, 10.5)) < 1e-12, a
+    assert abs(b[1] - rms(12, 13)) < 1e-12, b
+    d = calibrate.paired_difference(b, a)
+    diffs = [b[0] - a[0], b[1] - a[1]]
+    mean = sum(diffs) / 2
+    half = 12.706 * abs(diffs[0] - diffs[1]) / 2  # t(1) * sd / sqrt(2), sd = |d0 - d1| / sqrt(2)
+    assert abs(d["mean"] - mean) < 1e-12 and d["trials"] == 2, d
+    assert abs(d["ci95"][1] - (mean + half)) < 1e-9, (d, mean, half)
+    # A trial index missing from one side is left out; one common trial gives nothing.
+    assert calibrate.paired_difference({0: 0.1}, {0: 0.2, 1: 0.3}) is None
+
+
 def main():
+    paired_comparison()
     starfish = sys.argv[1]
     with tempfile.TemporaryDirectory() as tmp:
         run, result = calibrate(starfish, tmp, ["--grid", "cost.ddio_piece_cycles=50,400"])
@@ -66,8 +98,11 @@ def main():
         assert by_cost[400][cell] < by_cost[50][cell] - 10, (cell, by_cost[400][cell], by_cost[50][cell])
     for cell in ("rb/8192", "wb/8192"):
         assert abs(by_cost[400][cell] - by_cost[50][cell]) < 2, (cell, by_cost[400][cell], by_cost[50][cell])
-    # The printed ranking names the best combination.
+    # The printed ranking names the best combination. One trial per cell gives no
+    # trial-by-trial comparison.
     assert "best: cost.ddio_piece_cycles=" in run.stdout
+    assert ranking[0]["vs_best"] is None and ranking[1]["vs_best"] is None, ranking
+    assert not ranking[1]["within_noise_of_best"], ranking
     print("test_calibrate: ok")
 
 
