@@ -19,7 +19,9 @@ so the difference of the two scores computed from trial t alone is a paired
 sample. The column "vs best" gives the mean of those differences with its 95%
 interval (Student's t), and "~" marks a combination whose interval reaches 0:
 the trials cannot tell it from the best, and the choice between them needs
-another reason (docs/calibration.md says which, where it happened).
+another reason (docs/calibration.md says which, where it happened). "(current)"
+marks the combination that equals the values in force without the grid (the
+defaults under --set); a line says so when the grid does not contain them.
 
 Example (the search recorded in docs/calibration.md):
   scripts/calibrate.py --grid cost.ddio_piece_cycles=150,200,250 \\
@@ -105,6 +107,19 @@ def score(cells, rows):
         logs.append(math.log(model / pub[key]))
         errors[key] = 100.0 * (model - pub[key]) / pub[key]
     return math.sqrt(sum(x * x for x in logs) / len(logs)), errors
+
+
+def current_values(starfish, sets, keys):
+    """The values the grid's keys take without the grid: the defaults under the
+    user's --set overrides (`starfish config --json -`)."""
+    cmd = [starfish, "config", "--json", "-"]
+    for item in sets:
+        cmd += ["--set", item]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"calibrate: {' '.join(cmd)} failed: {run.stderr.strip()}")
+    config = json.loads(run.stdout)["config"]
+    return {k: config[k] for k in keys}
 
 
 def trial_scores(cells, rows):
@@ -201,6 +216,9 @@ def main():
                         "errors_pct": {f"{p}/{r}": e for (p, r), e in sorted(errors.items())},
                         "trial_scores": trial_scores(cells, rows)})
     ranking.sort(key=lambda r: r["rms_log_error"])
+    current = current_values(args.starfish, args.set, [k for k, _ in grid])
+    for r in ranking:
+        r["is_current"] = r["params"] == current
     best_scores = ranking[0]["trial_scores"]
     for i, r in enumerate(ranking):
         scores = r.pop("trial_scores")
@@ -213,8 +231,12 @@ def main():
         versus = (f"{100 * d['mean']:+6.2f} ±{100 * (d['ci95'][1] - d['mean']):5.2f}"
                   if d else "")
         mark = "~" if r["within_noise_of_best"] else " "
+        now = "  (current)" if r["is_current"] and grid else ""
         print(f"{100 * r['rms_log_error']:7.2f} {r['worst_pct']:8.1f} {versus:>15} {mark}  "
-              f"{params}")
+              f"{params}{now}")
+    if grid and not any(r["is_current"] for r in ranking):
+        print("current: " + " ".join(f"{k}={v}" for k, v in current.items()) +
+              " (not in the grid)")
     best = ranking[0]
     print("\nbest:", " ".join(f"{k}={v}" for k, v in best["params"].items()) or "(defaults)")
     for cell, e in best["errors_pct"].items():

@@ -4,7 +4,8 @@ not a calibration) and checks the ranking it writes. A larger per-piece cost mus
 slow the 8-byte cyclic patterns, which are IOP-CPU bound, and leave the 8192-byte
 ones (one piece per block per CP) nearly unchanged. A search on the random-blocks
 layout scores DDIO without presort against its own published values. The
-trial-by-trial comparison with the best combination is checked on made-up cells.
+trial-by-trial comparison with the best combination is checked on made-up cells,
+and the ranking marks the combination in force without the grid.
 usage: test_calibrate.py STARFISH_BINARY"""
 import json
 import math
@@ -31,6 +32,26 @@ def calibrate(starfish, tmp, args):
         sys.exit(f"calibrate.py failed with status {run.returncode}")
     with open(out) as f:
         return run, json.load(f)
+
+
+def default_of(starfish, key):
+    config = json.loads(subprocess.run([starfish, "config", "--json", "-"], capture_output=True,
+                                       text=True, check=True).stdout)["config"]
+    return config[key]
+
+
+def current_marked(starfish, tmp):
+    """A grid that contains the default marks that row "(current)", and a --set of
+    the grid's key moves the mark to the value set."""
+    key = "cost.ddio_piece_cycles"
+    default = default_of(starfish, key)
+    other = default - 10
+    for extra, marked in (([], f"{key}={default}  (current)"),
+                          (["--set", f"{key}={other}"], f"{key}={other}  (current)")):
+        run, result = calibrate(starfish, tmp, ["--cells", "rb/8192", "--grid",
+                                                f"{key}={other},{default}"] + extra)
+        assert marked in run.stdout, run.stdout
+        assert sum(r["is_current"] for r in result["ranking"]) == 1, result
 
 
 def random_blocks_search(starfish, tmp):
@@ -89,6 +110,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         run, result = calibrate(starfish, tmp, ["--grid", "cost.ddio_piece_cycles=50,400"])
         random_blocks_search(starfish, tmp)
+        current_marked(starfish, tmp)
     ranking = result["ranking"]
     assert len(ranking) == 2, ranking
     assert ranking[0]["rms_log_error"] <= ranking[1]["rms_log_error"]
@@ -103,6 +125,10 @@ def main():
     assert "best: cost.ddio_piece_cycles=" in run.stdout
     assert ranking[0]["vs_best"] is None and ranking[1]["vs_best"] is None, ranking
     assert not ranking[1]["within_noise_of_best"], ranking
+    # Neither 50 nor 400 is the default, and the output says where the default is.
+    default = default_of(starfish, "cost.ddio_piece_cycles")
+    assert default not in (50, 400) and not any(r["is_current"] for r in ranking), ranking
+    assert f"current: cost.ddio_piece_cycles={default} (not in the grid)" in run.stdout
     print("test_calibrate: ok")
 
 
