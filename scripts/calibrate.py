@@ -5,7 +5,8 @@ The procedure (docs/calibration.md):
   1. Every combination of the candidate values given with --grid is run on every cell
      of sim/calibration/published_final.csv for one file system (--method, default
      ddio) on one layout (--layout, default contiguous; DDIO on random-blocks with
-     or without its presort, --presort): the paper's machine and 10 MB file,
+     or without its presort, --presort), or on both (--layout both, the cells of
+     both layouts scored together): the paper's machine and 10 MB file,
      --trials trials per cell.
   2. Each combination is scored by the root-mean-square of log(model / published)
      over the cells (a symmetric relative error); the ranking is printed.
@@ -27,6 +28,8 @@ Example (the search recorded in docs/calibration.md):
   scripts/calibrate.py --grid cost.ddio_piece_cycles=150,200,250 \\
       --grid cost.msg_queue_piece_cycles=20,40 --grid disk.write_behind_kb=0,8,16
   scripts/calibrate.py --method spfs --layout random-blocks --grid spfs.outstanding=2,4
+  scripts/calibrate.py --method spfs --layout both --trials 5 \
+      --grid cost.spfs_write_mark_cycles=900,1300 --cells wc/8,wcc/8,wbc/8
 
 Only the published per-pattern table is used (docs/reference.md §10): nothing here
 reads any other published result.
@@ -93,16 +96,32 @@ def parse_grid(items):
 
 
 def cell_cases(rows):
-    return [{"workload.pattern": r["pattern"], "workload.record_bytes": int(r["record"])}
-            for r in rows]
+    return [{"workload.layout": r["layout"], "workload.pattern": r["pattern"],
+             "workload.record_bytes": int(r["record"])} for r in rows]
+
+
+def row_key(row):
+    return (row["layout"], row["pattern"], int(row["record"]))
+
+
+def cell_key(cell):
+    o = cell["overrides"]
+    return (o["workload.layout"], o["workload.pattern"], o["workload.record_bytes"])
+
+
+def cell_name(key, both):
+    """A cell's name in the ranking: PATTERN/RECORD, with its layout in front when
+    the search covers both layouts."""
+    layout, pattern, record = key
+    return f"{layout} {pattern}/{record}" if both else f"{pattern}/{record}"
 
 
 def score(cells, rows):
     """RMS of log(model/published), and the per-cell errors in percent."""
-    pub = {(r["pattern"], int(r["record"])): published_mean(r) for r in rows}
+    pub = {row_key(r): published_mean(r) for r in rows}
     logs, errors = [], {}
     for c in cells:
-        key = (c["overrides"]["workload.pattern"], c["overrides"]["workload.record_bytes"])
+        key = cell_key(c)
         model = c["summary"]["mean"]
         logs.append(math.log(model / pub[key]))
         errors[key] = 100.0 * (model - pub[key]) / pub[key]
@@ -125,10 +144,10 @@ def current_values(starfish, sets, keys):
 def trial_scores(cells, rows):
     """{trial index: RMS of log(model/published) from that trial alone}, for the
     trial indices every cell has."""
-    pub = {(r["pattern"], int(r["record"])): published_mean(r) for r in rows}
+    pub = {row_key(r): published_mean(r) for r in rows}
     per_cell = []
     for c in cells:
-        key = (c["overrides"]["workload.pattern"], c["overrides"]["workload.record_bytes"])
+        key = cell_key(c)
         per_cell.append({t["trial"]: math.log(t["mb_s"] / pub[key]) for t in c["trials"]})
     common = set.intersection(*(set(d) for d in per_cell)) if per_cell else set()
     return {t: math.sqrt(sum(d[t] ** 2 for d in per_cell) / len(per_cell))
@@ -150,8 +169,9 @@ def main():
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--starfish", default=os.path.join(ROOT, "build", "sim", "starfish"))
     ap.add_argument("--method", default="ddio", help="file system (table column 'method')")
-    ap.add_argument("--layout", default="contiguous", choices=LAYOUTS,
-                    help="file layout (table column 'layout'; default contiguous)")
+    ap.add_argument("--layout", default="contiguous", choices=LAYOUTS + ("both",),
+                    help="file layout (table column 'layout'; default contiguous; both: "
+                    "the cells of both layouts scored together)")
     ap.add_argument("--presort", default="true", choices=("true", "false"),
                     help="DDIO's presort (fs.presort; the table tells the two apart on the "
                     "random-blocks layout only; default true)")
@@ -167,23 +187,24 @@ def main():
                     "document, with its statistics) in this file")
     args = ap.parse_args()
 
-    rows = published(args.method, args.layout, args.presort)
+    layouts = LAYOUTS if args.layout == "both" else (args.layout,)
+    rows = [r for layout in layouts for r in published(args.method, layout, args.presort)]
     if args.cells:
         wanted = {tuple(c.split("/")) for c in args.cells.split(",")}
         rows = [r for r in rows if (r["pattern"], r["record"]) in wanted]
-        if len(rows) != len(wanted):
+        if len(rows) != len(wanted) * len(layouts):
             sys.exit(f"calibrate: --cells names cells that the table does not have for "
-                     f"{args.method} on the {args.layout} layout: {args.cells}")
+                     f"{args.method} on the {' and '.join(layouts)} layout: {args.cells}")
     grid = parse_grid(args.grid)
     combos = [dict(zip([k for k, _ in grid], vals))
               for vals in itertools.product(*[v for _, v in grid])] or [{}]
-    fixed = {"fs.kind": args.method, "workload.layout": args.layout,
-             "workload.trials": args.trials}
+    fixed = {"fs.kind": args.method, "workload.trials": args.trials}
     if args.method == "ddio":
         fixed["fs.presort"] = args.presort == "true"
     study = {
         "description": f"calibration search: {len(combos)} parameter combinations x "
-                       f"{len(rows)} published {args.method} cells, {args.layout} layout",
+                       f"{len(rows)} published {args.method} cells, "
+                       f"{'both layouts' if len(layouts) > 1 else args.layout + ' layout'}",
         "set": fixed,
         "vary": ([{"cases": combos}] if grid else []) + [{"cases": cell_cases(rows)}],
     }
@@ -213,7 +234,8 @@ def main():
         rms, errors = score(cells, rows)
         ranking.append({"params": combo, "rms_log_error": rms,
                         "worst_pct": max(errors.values(), key=abs),
-                        "errors_pct": {f"{p}/{r}": e for (p, r), e in sorted(errors.items())},
+                        "errors_pct": {cell_name(k, len(layouts) > 1): e
+                                       for k, e in sorted(errors.items())},
                         "trial_scores": trial_scores(cells, rows)})
     ranking.sort(key=lambda r: r["rms_log_error"])
     current = current_values(args.starfish, args.set, [k for k, _ in grid])
@@ -239,8 +261,9 @@ def main():
               " (not in the grid)")
     best = ranking[0]
     print("\nbest:", " ".join(f"{k}={v}" for k, v in best["params"].items()) or "(defaults)")
+    width = max(len(cell) for cell in best["errors_pct"])
     for cell, e in best["errors_pct"].items():
-        print(f"  {cell:>10}: {e:+6.1f}%")
+        print(f"  {cell:>{max(width, 10)}}: {e:+6.1f}%")
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"method": args.method, "layout": args.layout,

@@ -5,8 +5,10 @@ slow the 8-byte cyclic patterns, which are IOP-CPU bound, and leave the 8192-byt
 ones (one piece per block per CP) nearly unchanged. A search on the random-blocks
 layout scores DDIO without presort against its own published values. The
 trial-by-trial comparison with the best combination is checked on made-up cells,
-and the ranking marks the combination in force without the grid.
+and the ranking marks the combination in force without the grid. --layout both
+scores each cell against its own layout's published value.
 usage: test_calibrate.py STARFISH_BINARY"""
+import csv
 import json
 import math
 import os
@@ -40,6 +42,28 @@ def default_of(starfish, key):
     return config[key]
 
 
+def both_layouts(starfish, tmp):
+    """--layout both scores each cell against its own layout's row: rb/8192 once
+    per layout, named with its layout, and the RMS is over both."""
+    study_json = os.path.join(tmp, "both.json")
+    _, result = calibrate(starfish, tmp, ["--method", "spfs", "--layout", "both",
+                                          "--cells", "rb/8192", "--study-json", study_json])
+    best = result["ranking"][0]
+    errors = best["errors_pct"]
+    assert sorted(errors) == ["contiguous rb/8192", "random-blocks rb/8192"], errors
+    rms = math.sqrt(sum(math.log(1 + e / 100) ** 2 for e in errors.values()) / 2)
+    assert abs(rms - best["rms_log_error"]) < 1e-12, (rms, best)
+    with open(study_json) as f:
+        means = {c["overrides"]["workload.layout"]: c["summary"]["mean"]
+                 for c in json.load(f)["cells"]}
+    with open(os.path.join(ROOT, "sim", "calibration", "published_final.csv")) as f:
+        published = {r["layout"]: float(r["mean"]) for r in csv.DictReader(f)
+                     if (r["method"], r["pattern"], r["record"]) == ("spfs", "rb", "8192")}
+    for layout in ("contiguous", "random-blocks"):
+        scored = means[layout] / (1 + errors[f"{layout} rb/8192"] / 100)
+        assert abs(scored - published[layout]) < 1e-9, (layout, scored, published)
+
+
 def current_marked(starfish, tmp):
     """A grid that contains the default marks that row "(current)", and a --set of
     the grid's key moves the mark to the value set."""
@@ -67,7 +91,7 @@ def random_blocks_search(starfish, tmp):
     assert sorted(errors) == ["rb/8192", "wb/8192"], errors
     with open(study_json) as f:
         study = json.load(f)
-    assert study["study"]["set"]["workload.layout"] == "random-blocks"
+    assert {c["overrides"]["workload.layout"] for c in study["cells"]} == {"random-blocks"}
     assert study["study"]["set"]["fs.presort"] is False
     means = {c["overrides"]["workload.pattern"]: c["summary"]["mean"] for c in study["cells"]}
     for pattern, published in (("rb", 4.4983), ("wb", 4.9)):
@@ -82,11 +106,12 @@ def paired_comparison():
     over the cells of log(model / published)."""
     sys.path.insert(0, os.path.join(ROOT, "scripts"))
     import calibrate  # noqa: E402
-    rows = [{"pattern": "rb", "record": "8", "mean": "10"},
-            {"pattern": "wb", "record": "8", "mean": "10"}]
+    rows = [{"layout": "contiguous", "pattern": "rb", "record": "8", "mean": "10"},
+            {"layout": "contiguous", "pattern": "wb", "record": "8", "mean": "10"}]
 
     def cells(rb, wb):
-        return [{"overrides": {"workload.pattern": p, "workload.record_bytes": 8},
+        return [{"overrides": {"workload.layout": "contiguous", "workload.pattern": p,
+                               "workload.record_bytes": 8},
                  "trials": [{"trial": t, "mb_s": v} for t, v in enumerate(vals)]}
                 for p, vals in (("rb", rb), ("wb", wb))]
     a = calibrate.trial_scores(cells([10, 11], [10.5, 10.5]), rows)
@@ -111,6 +136,7 @@ def main():
         run, result = calibrate(starfish, tmp, ["--grid", "cost.ddio_piece_cycles=50,400"])
         random_blocks_search(starfish, tmp)
         current_marked(starfish, tmp)
+        both_layouts(starfish, tmp)
     ranking = result["ranking"]
     assert len(ranking) == 2, ranking
     assert ranking[0]["rms_log_error"] <= ranking[1]["rms_log_error"]
