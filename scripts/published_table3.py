@@ -9,7 +9,7 @@ nothing) and DDIO with presort on the random-blocks layout; "DDIO no sort" is th
 random-blocks layout only, as TOCS §6 says of its row. The subsets are each layout
 and each record size alone; Table III's own figures are printed beside them.
 
-    scripts/published_table3.py [--table CSV] [--value mean|mbps]
+    scripts/published_table3.py [--table CSV] [--summary CSV] [--value mean|mbps]
 
 --value mean (default) uses the published means narrowed by the tables' ratio
 columns (scripts/published_means.py), mbps the values as printed.
@@ -22,8 +22,8 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(ROOT, "sim", "calibration", "published_final.csv")
-TABLE_III = {"DDIO sort": (1.00, 1.64, 18.10), "DDIO no sort": (1.00, 1.18, 5.88),
-             "2PIO": (0.44, 1.20, 17.83)}
+SUMMARY = os.path.join(ROOT, "sim", "calibration", "published_summary.csv")
+METHODS = ("DDIO sort", "DDIO no sort", "2PIO")
 SUBSETS = (("all", lambda layout, record: True),
            ("contiguous", lambda layout, record: layout == "contiguous"),
            ("random-blocks", lambda layout, record: layout == "random-blocks"),
@@ -67,10 +67,22 @@ def summary(values):
     return len(values), min(values), gm, max(values)
 
 
+def table_iii(path):
+    """{method: (min, geometric mean, max)} of sim/calibration/published_summary.csv."""
+    with open(path, newline="") as f:
+        out = {r["method"]: (float(r["min"]), float(r["geomean"]), float(r["max"]))
+               for r in csv.DictReader(f)}
+    missing = [m for m in METHODS if m not in out]
+    if missing:
+        raise ValueError(f"no row for {', '.join(missing)}")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--table", default=TABLE, help="the published table (CSV)")
+    ap.add_argument("--summary", default=SUMMARY, help="Table III as published (CSV)")
     ap.add_argument("--value", choices=("mean", "mbps"), default="mean",
                     help="narrowed mean (default) or printed value")
     args = ap.parse_args()
@@ -81,11 +93,16 @@ def main():
     except (OSError, KeyError, ValueError) as e:
         print(f"published_table3: {args.table}: {e}", file=sys.stderr)
         return 2
+    try:
+        published = table_iii(args.summary)
+    except (OSError, KeyError, ValueError) as e:
+        print(f"published_table3: {args.summary}: {e}", file=sys.stderr)
+        return 2
     print(f"ratio to SPFS from the published cells ({args.value}): "
           "cells, minimum / geometric mean / maximum")
-    for method in ("DDIO sort", "DDIO no sort", "2PIO"):
+    for method in METHODS:
         cells = by_method.get(method, [])
-        lo, gm, hi = TABLE_III[method]
+        lo, gm, hi = published[method]
         print(f"{method}  (Table III: {lo:.2f} / {gm:.2f} / {hi:.2f})")
         for name, keep in SUBSETS:
             values = [r for layout, record, _, r in cells if keep(layout, record)]

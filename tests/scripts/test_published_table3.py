@@ -3,8 +3,10 @@
 reference material disagrees with itself"): a hand-made table whose ratios are
 known, with DDIO on the contiguous layout counted as "DDIO sort" and DDIO without
 presort on the random-blocks layout as "DDIO no sort"; the shipped table gives
-Table III's maxima from the narrowed means and not from the printed values; a
-duplicated cell and an unknown method are refused, naming them.
+Table III's maxima from the narrowed means and not from the printed values, and
+Table III itself is read from sim/calibration/published_summary.csv; a duplicated
+cell, an unknown method and a summary without a method's row are refused, naming
+them.
 usage: test_published_table3.py"""
 import os
 import subprocess
@@ -74,6 +76,7 @@ def check_shipped():
     # Table III's maxima (18.10, 5.88, 17.83) come back from the narrowed means,
     # not from the printed values (SPFS wbc 8 B printed 0.8).
     means = run([])
+    assert "DDIO sort  (Table III: 1.00 / 1.64 / 18.10)" in means, means  # published_summary.csv
     assert section(means, "DDIO sort")["all"].endswith("/ 18.11"), means
     assert section(means, "DDIO no sort")["all"].endswith("/ 5.88"), means
     assert section(means, "2PIO")["all"].startswith("70  0.44 /"), means
@@ -88,6 +91,10 @@ def check_refusals(tmp):
     odd = write_table(tmp, ["contiguous,xfs,,8,rb,1,1,1,1,15"])
     assert_refused(SCRIPT, ["--table", odd], "unknown method 'xfs'")
     assert_refused(SCRIPT, ["--table", os.path.join(tmp, "missing.csv")], "missing.csv")
+    summary = os.path.join(tmp, "summary.csv")
+    with open(summary, "w") as f:
+        f.write("method,min,geomean,max\nDDIO sort,1.00,1.64,18.10\n2PIO,0.44,1.20,17.83\n")
+    assert_refused(SCRIPT, ["--summary", summary], "no row for DDIO no sort")
 
 
 def main():
