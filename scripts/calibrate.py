@@ -116,9 +116,13 @@ def cell_name(key, both):
     return f"{layout} {pattern}/{record}" if both else f"{pattern}/{record}"
 
 
+def published_by_cell(rows):
+    return {row_key(r): published_mean(r) for r in rows}
+
+
 def score(cells, rows):
     """RMS of log(model/published), and the per-cell errors in percent."""
-    pub = {row_key(r): published_mean(r) for r in rows}
+    pub = published_by_cell(rows)
     logs, errors = [], {}
     for c in cells:
         key = cell_key(c)
@@ -144,7 +148,7 @@ def current_values(starfish, sets, keys):
 def trial_scores(cells, rows):
     """{trial index: RMS of log(model/published) from that trial alone}, for the
     trial indices every cell has."""
-    pub = {row_key(r): published_mean(r) for r in rows}
+    pub = published_by_cell(rows)
     per_cell = []
     for c in cells:
         key = cell_key(c)
@@ -227,25 +231,25 @@ def main():
             with open(args.study_json, "w") as f:
                 json.dump(result, f)
 
-    ranking = []
+    scored = []  # (ranking entry, per-trial scores)
     for combo in combos:
         cells = [c for c in result["cells"]
                  if all(c["overrides"].get(k) == v for k, v in combo.items())]
         rms, errors = score(cells, rows)
-        ranking.append({"params": combo, "rms_log_error": rms,
+        scored.append(({"params": combo, "rms_log_error": rms,
                         "worst_pct": max(errors.values(), key=abs),
                         "errors_pct": {cell_name(k, len(layouts) > 1): e
-                                       for k, e in sorted(errors.items())},
-                        "trial_scores": trial_scores(cells, rows)})
-    ranking.sort(key=lambda r: r["rms_log_error"])
+                                       for k, e in sorted(errors.items())}},
+                       trial_scores(cells, rows)))
+    scored.sort(key=lambda entry: entry[0]["rms_log_error"])
     current = current_values(args.starfish, args.set, [k for k, _ in grid])
-    for r in ranking:
+    best_scores = scored[0][1]
+    ranking = []
+    for i, (r, scores) in enumerate(scored):
         r["is_current"] = r["params"] == current
-    best_scores = ranking[0]["trial_scores"]
-    for i, r in enumerate(ranking):
-        scores = r.pop("trial_scores")
         r["vs_best"] = paired_difference(scores, best_scores) if i > 0 else None
         r["within_noise_of_best"] = r["vs_best"] is not None and r["vs_best"]["ci95"][0] <= 0
+        ranking.append(r)
     print(f"{'rms %':>7} {'worst %':>8} {'vs best (95%)':>17}  parameters")
     for r in ranking:
         params = " ".join(f"{k}={v}" for k, v in r["params"].items()) or "(defaults)"

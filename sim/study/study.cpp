@@ -385,11 +385,6 @@ std::optional<double> PublishedTable::lookup(const config::Config &cfg) const {
     return e ? std::optional<double>(e->value) : std::nullopt;
 }
 
-std::optional<std::pair<double, double>> PublishedTable::interval(const config::Config &cfg) const {
-    auto e = entry(cfg);
-    return e ? e->interval : std::nullopt;
-}
-
 json failed_trial(int trial, const std::string &error) {
     return json{{"trial", trial}, {"verified", false}, {"failed", error}};
 }

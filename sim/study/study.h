@@ -104,14 +104,14 @@ struct StudyTrial {
 // trial 0, 1, ... within a cell.
 std::vector<StudyTrial> study_trials(const std::vector<StudyCell> &cells);
 
-// Published values keyed by cell; nullopt where the table has no row. An empty
-// field in a matching column matches any value (e.g. `presort` of SPFS rows).
 // A cell's published value and, when the compare names an interval, its bounds.
 struct PublishedEntry {
     double value = 0.0;
     std::optional<std::pair<double, double>> interval;
 };
 
+// Published values keyed by cell; nullopt where the table has no row. An empty
+// field in a matching column matches any value (e.g. `presort` of SPFS rows).
 class PublishedTable {
 public:
     PublishedTable() = default;
@@ -120,7 +120,6 @@ public:
     // is refused); nullopt when the table lacks the cell.
     std::optional<PublishedEntry> entry(const config::Config &cfg) const;
     std::optional<double> lookup(const config::Config &cfg) const;
-    std::optional<std::pair<double, double>> interval(const config::Config &cfg) const;
 
 private:
     const std::vector<std::string> *find_row(const config::Config &cfg) const;

@@ -232,7 +232,7 @@ BOOST_AUTO_TEST_CASE(a_published_value_carries_its_own_interval_when_the_compare
     BOOST_TEST(results[0].summary["published_low"].get<double>() == 0.8474);
     BOOST_TEST(results[0].summary["published_high"].get<double>() == 0.85);
     // A value outside its own interval (rb: 31.40 above 31.35) is refused, naming the columns.
-    BOOST_TEST(error_of([&] { table.interval(cells[1].cfg); })
+    BOOST_TEST(error_of([&] { table.entry(cells[1].cfg); })
                    .find("outside its interval [mean_lo, "
                          "mean_hi]") != std::string::npos);
     // A later table without an interval replaces the value and drops the bounds.
