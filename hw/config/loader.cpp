@@ -3,6 +3,7 @@
 #include "hw/config/config_error.h"
 #include "hw/config/input_file.h"
 #include "hw/config/json_text.h"
+#include "hw/config/name_hint.h"
 
 #include <set>
 
@@ -100,9 +101,9 @@ std::string resolve_config_path(const std::string &name, const std::string &conf
         }
     }
     throw ConfigError("configuration file '" + printable(name) +
-                      "' not found (looked in the current "
-                      "directory and " +
-                      config_dir + ")");
+                      "' not found (looked in the current directory and " + config_dir + ")" +
+                      (name.find('/') == std::string::npos ? shipped_names_hint(name, config_dir)
+                                                           : std::string()));
 }
 
 } // namespace starfish::config

@@ -3,6 +3,7 @@
 #include "hw/config/config.h"
 #include "hw/config/config_error.h"
 #include "hw/config/json_text.h"
+#include "hw/config/name_hint.h"
 
 #include <algorithm>
 
@@ -103,38 +104,13 @@ std::string Registry::unknown_key_message(const std::string &key) const {
     return msg;
 }
 
-namespace {
-size_t edit_distance(const std::string &a, const std::string &b) {
-    std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-    for (size_t j = 0; j <= b.size(); ++j) {
-        prev[j] = j;
-    }
-    for (size_t i = 1; i <= a.size(); ++i) {
-        cur[0] = i;
-        for (size_t j = 1; j <= b.size(); ++j) {
-            size_t subst = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, subst});
-        }
-        std::swap(prev, cur);
-    }
-    return prev[b.size()];
-}
-} // namespace
-
 std::string Registry::closest_key(const std::string &key) const {
-    std::string best;
-    if (key.size() > 200) {
-        return best; // nothing is that long; spare the quadratic distance
+    std::vector<std::string> keys;
+    keys.reserve(params_.size());
+    for (const auto &entry : params_) {
+        keys.push_back(entry.first);
     }
-    size_t best_dist = std::max<size_t>(3, key.size() / 4) + 1;
-    for (const auto &[name, spec] : params_) {
-        size_t d = edit_distance(key, name);
-        if (d < best_dist) {
-            best_dist = d;
-            best = name;
-        }
-    }
-    return best;
+    return closest_name(key, keys);
 }
 
 } // namespace starfish::config

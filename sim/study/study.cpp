@@ -4,6 +4,7 @@
 #include "hw/config/input_file.h"
 #include "hw/config/json_text.h"
 #include "hw/config/loader.h"
+#include "hw/config/name_hint.h"
 #include "sim/report/csv.h"
 #include "sim/report/statistics.h"
 #include "sim/runner/host_clock.h"
@@ -202,7 +203,15 @@ std::string resolve_study_path(const std::string &name_or_path, const std::strin
     const std::string &p = name_or_path;
     bool has_ext = p.size() > 5 && p.substr(p.size() - 5) == ".json";
     std::string shipped = studies_dir + "/" + p + (has_ext ? "" : ".json");
-    return config::regular_file_problem(shipped).empty() ? shipped : name_or_path;
+    if (config::regular_file_problem(shipped).empty()) {
+        return shipped;
+    }
+    if (p.find('/') != std::string::npos) {
+        return name_or_path; // a path: reading it says that it does not exist
+    }
+    throw ConfigError("study '" + config::printable(p, 300) +
+                      "' is neither a file here nor a study in " + studies_dir +
+                      config::shipped_names_hint(p, studies_dir));
 }
 
 double grid_size(const StudySpec &spec) {

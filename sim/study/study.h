@@ -72,7 +72,9 @@ StudySpec parse_study(const nlohmann::json &doc, const std::string &origin,
                       const std::string &base_dir);
 
 // A study file's path: `name_or_path` itself when it is a readable file, else the
-// shipped study of that name (studies_dir/NAME.json, ".json" optional).
+// shipped study of that name (studies_dir/NAME.json, ".json" optional). A bare name
+// that is neither throws ConfigError with the closest shipped name and the list; a
+// path (with a '/') is returned for load_study to say what is wrong with it.
 std::string resolve_study_path(const std::string &name_or_path, const std::string &studies_dir);
 
 // The most cells a study's grid may have: each cell holds a whole configuration

@@ -136,6 +136,21 @@ BOOST_AUTO_TEST_CASE(a_path_that_is_not_a_file_says_what_it_is) {
             "reproduce --out file");
 }
 
+BOOST_AUTO_TEST_CASE(a_misspelt_shipped_name_gets_the_closest_one) {
+    TempDir d("starfish_early");
+    refused(run_starfish({"study", "mian", "--no-cache"}), "did you mean 'main'?", "study mian");
+    refused(run_starfish({"reproduce", "paper-mian", "--out", d / "r"}),
+            "did you mean 'paper-main'?", "reproduce paper-mian");
+    refused(run_starfish({"study", "plan", "calibration-ddio", "--dir", d / "p"}),
+            "/sim/studies has: calibration-2pio-contiguous", "study plan calibration-ddio");
+    refused(run_starfish({"run", "--config", "smal"}), "did you mean 'small'?", "--config smal");
+    // A path is taken as a path: no shipped name is offered for it.
+    ProcessResult r = run_starfish({"study", d / "mian.json", "--no-cache"});
+    BOOST_TEST(r.exit_status == 2, r.err);
+    BOOST_TEST(contains(r.err, "does not exist"), r.err);
+    BOOST_TEST(!contains(r.err, "did you mean"), r.err);
+}
+
 BOOST_AUTO_TEST_CASE(the_small_ones) {
     TempDir d("starfish_early");
     // Numbers are decimal, with nothing around them, on the command line as in files.
