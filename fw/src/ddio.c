@@ -542,13 +542,7 @@ static void ddio_range_service(fw_msg_t *m, const fw_request_t *req, void *arg) 
 /* The end of a run (fw_ddio_sync_all): the drives' write-behind on the media. */
 static void ddio_sync_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
     fw_ddio_iop_t *io = (fw_ddio_iop_t *)arg;
-    uint32_t target = 0;
-    uint32_t st = fw_drive_sync_flush(io->drives, &target);
-    if (st != HW_SCSI_STATUS_GOOD) {
-        char where[200], msg[300];
-        fw_scsi_describe(io->scsi, io->drives->cmds[target], st, where, sizeof where);
-        snprintf(msg, sizeof msg, "DDIO: flushing a drive's write-behind failed: %s", where);
-        hal_fail(io->h, msg);
+    if (!fw_drive_sync_flush_or_fail(io->drives, io->h, "DDIO")) {
         return;
     }
     fw_msg_reply(m, req, FW_MSG_OK, NULL, NULL, 0);

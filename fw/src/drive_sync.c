@@ -4,6 +4,7 @@
 #include "fw/param_keys.h"
 #include "hw/scsi_regs.h"
 
+#include <stdio.h>
 #include <string.h>
 
 fw_drive_sync_t *fw_drive_sync_init(hal_t *h, fw_scsi_t *scsi, uint32_t targets) {
@@ -57,4 +58,17 @@ uint32_t fw_drive_sync_flush(fw_drive_sync_t *ds, uint32_t *failed_target) {
         }
     }
     return status;
+}
+
+bool fw_drive_sync_flush_or_fail(fw_drive_sync_t *ds, hal_t *h, const char *who) {
+    uint32_t target = 0;
+    uint32_t st = fw_drive_sync_flush(ds, &target);
+    if (st == HW_SCSI_STATUS_GOOD) {
+        return true;
+    }
+    char where[200], msg[300];
+    fw_scsi_describe(ds->scsi, ds->cmds[target], st, where, sizeof where);
+    snprintf(msg, sizeof msg, "%s: flushing a drive's write-behind failed: %s", who, where);
+    hal_fail(h, msg);
+    return false;
 }

@@ -137,6 +137,8 @@ static const char *op_name(uint8_t opcode) {
         return "WRITE(10)";
     case HW_SCSI_OP_PREFETCH10:
         return "PRE-FETCH(10)";
+    case HW_SCSI_OP_SYNC_CACHE10:
+        return "SYNCHRONIZE CACHE(10)";
     default:
         return "a command";
     }
@@ -148,7 +150,12 @@ void fw_scsi_describe(const fw_scsi_t *s, const fw_scsi_cmd_t *cmd, uint32_t sta
     unsigned iop = hal_role_index(h), target = cmd->desc.target;
     unsigned disk = iop * hal_disks_per_iop(h) + target;
     uint32_t lba = hw_scsi_cdb10_lba(cmd->desc.cdb);
-    if (status == FW_SCSI_STATUS_TIMEOUT) {
+    if (status == FW_SCSI_STATUS_TIMEOUT && cmd->desc.cdb[0] == HW_SCSI_OP_SYNC_CACHE10) {
+        /* Issued for the whole cache (LBA 0, no count): a sector would mislead. */
+        snprintf(out, out_size,
+                 "disk %u (IOP %u target %u): no answer within scsi.timeout_ms to %s", disk, iop,
+                 target, op_name(cmd->desc.cdb[0]));
+    } else if (status == FW_SCSI_STATUS_TIMEOUT) {
         snprintf(out, out_size,
                  "disk %u (IOP %u target %u): no answer within scsi.timeout_ms to %s at LBA %u",
                  disk, iop, target, op_name(cmd->desc.cdb[0]), lba);

@@ -406,13 +406,7 @@ static void serve_sync(fw_msg_t *m, const fw_request_t *req, void *arg) {
         ++io->idle_waiters;
         hal_sem_wait(io->h, &io->idle);
     }
-    uint32_t target = 0;
-    uint32_t st = fw_drive_sync_flush(io->drives, &target);
-    if (st != HW_SCSI_STATUS_GOOD) {
-        char where[200], msg[300];
-        fw_scsi_describe(io->scsi, io->drives->cmds[target], st, where, sizeof where);
-        snprintf(msg, sizeof msg, "SPFS: flushing a drive's write-behind failed: %s", where);
-        hal_fail(io->h, msg);
+    if (!fw_drive_sync_flush_or_fail(io->drives, io->h, "SPFS")) {
         return;
     }
     export_stats(io);

@@ -45,8 +45,7 @@ std::string closest_name(const std::string &word, const std::vector<std::string>
 std::vector<std::string> json_names_in(const std::string &dir) {
     std::vector<std::string> names;
     std::error_code ec;
-    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end;
-         it.increment(ec)) {
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::filesystem::path &p = it->path();
         if (p.extension() == ".json" && regular_file_problem(p.string()).empty()) {
             names.push_back(p.stem().string());

@@ -139,6 +139,32 @@ BOOST_AUTO_TEST_CASE(a_silent_drive_is_timed_out_and_named) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_drive_silent_at_the_end_of_a_write_run_fails_the_flush) {
+    // Disk 2 takes its four block writes (4 blocks a disk, one WRITE(10) each in
+    // every file system) and falls silent before the SYNCHRONIZE CACHE that puts
+    // them on the media (fs.flush_drives): the run must not count those writes as
+    // done. Reads issue no flush, so only the write cells are run.
+    std::vector<Cell> cells;
+    for (const Cell &c : every_cell({{"fault.silent_disk", "2"},
+                                     {"fault.silent_after", "4"},
+                                     {"scsi.timeout_ms", "200"}})) {
+        if (c.get("workload.pattern", "") == "wb") {
+            cells.push_back(c);
+        }
+    }
+    BOOST_TEST_REQUIRE(cells.size() == 3u);
+    auto trials = run_cells(cells);
+    for (size_t i = 0; i < cells.size(); ++i) {
+        BOOST_TEST_CONTEXT(cells[i].label() << ": " << trials[i].dump()) {
+            BOOST_TEST(contains(trials[i], "flushing a drive's write-behind failed: disk 2 (IOP "
+                                           "2 target 0): no answer within scsi.timeout_ms to "
+                                           "SYNCHRONIZE CACHE(10)"));
+            BOOST_TEST(
+                contains(trials[i], cells[i].get("fs.kind", "") == "ddio" ? "DDIO: " : "SPFS: "));
+        }
+    }
+}
+
 BOOST_AUTO_TEST_CASE(a_silent_drive_without_a_timeout_is_caught_by_the_watchdog) {
     // scsi.timeout_ms = 0 (the default): the driver waits forever, the simulation runs
     // out of activity, and the deadlock report points at the drive.

@@ -49,6 +49,11 @@ static inline void fw_drive_sync_note_write(fw_drive_sync_t *ds, uint32_t target
  * command's status with *failed_target set (when failed_target is not NULL). */
 uint32_t fw_drive_sync_flush(fw_drive_sync_t *ds, uint32_t *failed_target);
 
+/* thread: fw_drive_sync_flush, and on a failure hal_fail with "<who>: flushing a
+ * drive's write-behind failed: <disk, command and what happened>". Returns whether
+ * every flush succeeded (the caller answers its sync request only then). */
+bool fw_drive_sync_flush_or_fail(fw_drive_sync_t *ds, hal_t *h, const char *who);
+
 #ifdef __cplusplus
 }
 #endif
