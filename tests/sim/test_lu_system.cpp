@@ -250,16 +250,7 @@ BOOST_AUTO_TEST_CASE(corruption_is_detected) {
 }
 
 BOOST_AUTO_TEST_CASE(bad_configurations_name_the_problem) {
-    auto error_of = [](const Settings &more) -> std::string {
-        try {
-            Settings s = kSmall;
-            s.insert(s.end(), more.begin(), more.end());
-            make_config(s);
-        } catch (const std::exception &e) {
-            return e.what();
-        }
-        return "";
-    };
+    auto error_of = [](const Settings &more) { return config_error(kSmall, more); };
     BOOST_TEST(error_of({{"fs.kind", "2pio"}}).find("fs.kind = 2pio") != std::string::npos);
     BOOST_TEST(error_of({{"lu.n", "16384"}, {"lu.slab_cols", "4096"}}).find("lu.slab_cols") !=
                std::string::npos);

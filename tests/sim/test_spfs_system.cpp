@@ -130,7 +130,7 @@ std::vector<json> run_verified_pairs(const Settings &base, const std::string &ke
 // A trial's document without what the host decides (its CPU time) and without
 // the named statistics of `fs`: equal when the simulations are.
 std::string simulated_except(json t, std::initializer_list<const char *> fs_fields = {}) {
-    t.erase("host_cpu_s");
+    t = simulated_part(std::move(t));
     for (const char *f : fs_fields) {
         t["fs"].erase(f);
     }
@@ -370,10 +370,7 @@ BOOST_AUTO_TEST_CASE(same_seed_same_result_other_trials_differ) {
     for (size_t i = 0; i < cells.size(); ++i) {
         expect_verified(cells[i], r[i]);
     }
-    auto simulated = [](json t) {
-        t.erase("host_cpu_s");
-        return t.dump();
-    };
+    auto simulated = [](const json &t) { return simulated_part(t).dump(); };
     BOOST_TEST(simulated(r[0]) == simulated(r[1]));
     BOOST_TEST(simulated(r[3]) == simulated(r[4]));
     BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[2]["elapsed_s"].get<double>());
@@ -381,16 +378,7 @@ BOOST_AUTO_TEST_CASE(same_seed_same_result_other_trials_differ) {
 }
 
 BOOST_AUTO_TEST_CASE(impossible_combinations_are_configuration_errors) {
-    auto error_of = [](const Settings &more) -> std::string {
-        Settings s = kSmall;
-        s.insert(s.end(), more.begin(), more.end());
-        try {
-            make_config(s);
-        } catch (const std::exception &e) {
-            return e.what();
-        }
-        return "";
-    };
+    auto error_of = [](const Settings &more) { return config_error(kSmall, more); };
     std::string e = error_of({{"spfs.outstanding", "0"}});
     BOOST_TEST(e.find("spfs.outstanding") != std::string::npos, e);
     e = error_of({{"spfs.outstanding", "4"}, {"spfs.cache_buffers_per_cp_disk", "3"}});

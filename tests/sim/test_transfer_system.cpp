@@ -56,12 +56,6 @@ void run_and_expect_verified(const std::vector<Cell> &cells) {
     }
 }
 
-// The trial document without the host's timing.
-json simulated_part(json t) {
-    t.erase("host_cpu_s");
-    return t;
-}
-
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(transfer_system)

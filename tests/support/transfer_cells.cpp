@@ -45,6 +45,21 @@ config::Config make_config(const Settings &settings) {
     return cfg;
 }
 
+std::string config_error(Settings base, const Settings &more) {
+    base.insert(base.end(), more.begin(), more.end());
+    try {
+        make_config(base);
+    } catch (const std::exception &e) {
+        return e.what();
+    }
+    return "";
+}
+
+json simulated_part(json trial) {
+    trial.erase("host_cpu_s");
+    return trial;
+}
+
 std::vector<json> run_cells(const std::vector<Cell> &cells,
                             const std::function<void(platform::Machine &)> &before_check,
                             const std::function<void(const config::Config &, json &)> &annotate) {

@@ -32,6 +32,13 @@ Cell cell(Settings base, const Settings &more, int trial = 0);
 // The default configuration with `settings` applied and validated (throws on error).
 config::Config make_config(const Settings &settings);
 
+// What make_config(base + more) throws, "" when that configuration is valid.
+std::string config_error(Settings base, const Settings &more);
+
+// A trial document without what the host decides (its CPU time): equal for two
+// trials exactly when their simulations are.
+nlohmann::json simulated_part(nlohmann::json trial);
+
 // Runs each cell as one trial in its own process (two at a time). The trial
 // document gains file_bytes and cp_count, and whatever `annotate` adds from the
 // configuration. A trial that fails (hal_fail, deadlock, bad configuration) comes
