@@ -10,11 +10,22 @@
 #include "tlm_models/node/node_memory_params.h"
 #include "tlm_models/storage/disk_params.h"
 
+#include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <string>
 
 namespace starfish::sim {
+
+namespace {
+// The shortest text that reads back as `v` exactly (so a suggested size can be pasted).
+std::string shortest(double v) {
+    char buf[64];
+    auto res = std::to_chars(buf, buf + sizeof buf, v);
+    return std::string(buf, res.ptr);
+}
+} // namespace
 
 void declare_workload_params(config::Registry &reg) {
     reg.add_string(keys::workload_kind, "transfer", {"transfer", "commtest", "lu"},
@@ -64,8 +75,17 @@ void declare_workload_params(config::Registry &reg) {
         }
         double file_bytes = cfg.get_real(keys::workload_file_mb) * 1048576.0;
         if (file_bytes != std::floor(file_bytes)) {
-            return "workload.file_mb = " + std::to_string(cfg.get_real(keys::workload_file_mb)) +
-                   " is not a whole number of bytes";
+            // Name the bytes and the nearest valid sizes: MB is 2^20 here, so a
+            // decimal-looking size such as 0.1 is rarely whole.
+            double below = std::floor(file_bytes);
+            char bytes[64];
+            std::snprintf(bytes, sizeof bytes, "%.6f", file_bytes);
+            return "workload.file_mb = " + shortest(cfg.get_real(keys::workload_file_mb)) + " is " +
+                   bytes +
+                   " bytes (MB = 2^20 bytes), not a whole number; the nearest whole sizes "
+                   "are " +
+                   shortest(below / 1048576.0) + " MB (" + shortest(below) + " bytes) and " +
+                   shortest((below + 1) / 1048576.0) + " MB (" + shortest(below + 1) + " bytes)";
         }
         fw_pattern_t p;
         std::string error;

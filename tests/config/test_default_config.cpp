@@ -96,4 +96,22 @@ BOOST_AUTO_TEST_CASE(nodes_that_do_not_fit_the_torus_are_rejected) {
     }
 }
 
+BOOST_AUTO_TEST_CASE(a_file_size_that_is_not_whole_bytes_names_the_nearest_ones) {
+    sim::CommonOptions opts;
+    opts.overrides = {"workload.file_mb=0.1"};
+    try {
+        sim::load_config(opts);
+        BOOST_FAIL("expected a configuration error");
+    } catch (const config::ConfigError &e) {
+        std::string what = e.what();
+        BOOST_TEST(what.find("0.1 is 104857.600000 bytes (MB = 2^20 bytes)") != std::string::npos,
+                   what);
+        // 104857 and 104858 bytes, as MB values that load again.
+        BOOST_TEST(what.find("0.09999942779541016 MB (104857 bytes)") != std::string::npos, what);
+        BOOST_TEST(what.find("(104858 bytes)") != std::string::npos, what);
+    }
+    opts.overrides = {"workload.file_mb=0.09999942779541016", "workload.record_bytes=1"};
+    BOOST_CHECK_NO_THROW(sim::load_config(opts));
+}
+
 BOOST_AUTO_TEST_SUITE_END()
