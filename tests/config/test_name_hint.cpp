@@ -3,30 +3,21 @@
 #include "hw/config/config_error.h"
 #include "hw/config/loader.h"
 #include "hw/config/name_hint.h"
+#include "tests/support/starfish_cli.h"
 
 #include <boost/test/unit_test.hpp>
-
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
 
 using namespace starfish::config;
+using starfish::testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-struct ScratchDir {
-    std::string path;
-    ScratchDir() {
-        char name[] = "/tmp/starfish_hint_XXXXXX";
-        path = ::mkdtemp(name);
-    }
-    ~ScratchDir() {
-        std::error_code ec;
-        fs::remove_all(path, ec);
-    }
-    void file(const std::string &name) const { std::ofstream(path + "/" + name) << "{}"; }
-};
+void touch(const TempDir &d, const std::string &name) {
+    std::ofstream(d / name) << "{}";
+}
 
 bool contains(const std::string &text, const std::string &part) {
     return text.find(part) != std::string::npos;
@@ -47,10 +38,10 @@ BOOST_AUTO_TEST_CASE(the_closest_name_within_reach_is_offered) {
 }
 
 BOOST_AUTO_TEST_CASE(a_directory_lists_its_json_files_sorted) {
-    ScratchDir d;
-    d.file("small.json");
-    d.file("default.json");
-    d.file("notes.txt");
+    TempDir d("starfish_hint");
+    touch(d, "small.json");
+    touch(d, "default.json");
+    touch(d, "notes.txt");
     fs::create_directory(d.path + "/folder.json"); // not a regular file
     BOOST_TEST(json_names_in(d.path) == (std::vector<std::string>{"default", "small"}),
                boost::test_tools::per_element());
@@ -58,9 +49,9 @@ BOOST_AUTO_TEST_CASE(a_directory_lists_its_json_files_sorted) {
 }
 
 BOOST_AUTO_TEST_CASE(the_hint_names_the_closest_and_lists_the_rest) {
-    ScratchDir d;
-    d.file("main.json");
-    d.file("paper-main.json");
+    TempDir d("starfish_hint");
+    touch(d, "main.json");
+    touch(d, "paper-main.json");
     std::string hint = shipped_names_hint("mian", d.path);
     BOOST_TEST(contains(hint, "(did you mean 'main'?)"), hint);
     BOOST_TEST(contains(hint, d.path + " has: main, paper-main"), hint);
@@ -68,13 +59,13 @@ BOOST_AUTO_TEST_CASE(the_hint_names_the_closest_and_lists_the_rest) {
     std::string far = shipped_names_hint("zzzzzzzzzzzz", d.path);
     BOOST_TEST(!contains(far, "did you mean"), far);
     BOOST_TEST(contains(far, "has: main, paper-main"), far);
-    ScratchDir empty;
+    TempDir empty("starfish_hint");
     BOOST_TEST(shipped_names_hint("main", empty.path) == "");
 }
 
 BOOST_AUTO_TEST_CASE(a_configuration_name_that_names_no_file_gets_the_hint) {
-    ScratchDir d;
-    d.file("small.json");
+    TempDir d("starfish_hint");
+    touch(d, "small.json");
     std::string msg;
     try {
         resolve_config_path("smal", d.path);

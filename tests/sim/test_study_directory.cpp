@@ -9,6 +9,7 @@
 #include "sim/study/slurm.h"
 #include "sim/study/study_directory.h"
 #include "sim/study/study_workload.h"
+#include "tests/support/starfish_cli.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -23,18 +24,10 @@
 using namespace starfish;
 using namespace starfish::sim;
 using nlohmann::json;
+using starfish::testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-struct TempDir {
-    std::string path;
-    TempDir() {
-        char name[] = "/tmp/starfish_study_dir_XXXXXX";
-        path = ::mkdtemp(name);
-    }
-    ~TempDir() { fs::remove_all(path); }
-};
 
 // The small machine (sim/configs/small.json), as `--config small` gives it.
 config::Config small_base(const std::vector<std::string> &sets = {}) {
@@ -89,7 +82,7 @@ json strip_host(json trial) {
 BOOST_AUTO_TEST_SUITE(study_directory)
 
 BOOST_AUTO_TEST_CASE(manifest_ids_are_stable_across_runs_and_follow_the_configuration) {
-    TempDir d;
+    TempDir d("starfish_study_dir");
     std::string study = write_study(d.path);
     StudyManifest a = plan(study, small_base());
     StudyManifest b = plan(study, small_base());
@@ -170,7 +163,7 @@ BOOST_AUTO_TEST_CASE(chunks_cover_every_trial_exactly_once) {
 }
 
 BOOST_AUTO_TEST_CASE(an_explicit_chunk_beyond_the_array_limit_is_refused) {
-    TempDir d;
+    TempDir d("starfish_study_dir");
     std::string study = write_study(d.path);
     // 2 cells x 100 trials in tasks of 1 would be 200 tasks: fine; 1001 is the limit.
     BOOST_TEST(plan(study, small_base({"workload.trials=100"}), 1).tasks() == 200u);
@@ -183,7 +176,7 @@ BOOST_AUTO_TEST_CASE(an_explicit_chunk_beyond_the_array_limit_is_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(collect_on_a_partial_directory_reports_what_is_missing) {
-    TempDir d;
+    TempDir d("starfish_study_dir");
     std::string study = write_study(d.path);
     std::string dir = d.path + "/dir";
     write_manifest(plan(study, small_base(), 2), dir);
@@ -239,7 +232,7 @@ BOOST_AUTO_TEST_CASE(collect_on_a_partial_directory_reports_what_is_missing) {
 }
 
 BOOST_AUTO_TEST_CASE(a_manifest_of_another_build_or_edited_by_hand_is_refused) {
-    TempDir d;
+    TempDir d("starfish_study_dir");
     std::string study = write_study(d.path);
     std::string dir = d.path + "/dir";
     write_manifest(plan(study, small_base()), dir);
@@ -271,7 +264,7 @@ BOOST_AUTO_TEST_CASE(a_manifest_of_another_build_or_edited_by_hand_is_refused) {
 }
 
 BOOST_AUTO_TEST_CASE(the_batch_script_quotes_paths_and_refuses_what_would_be_a_command) {
-    TempDir d;
+    TempDir d("starfish_study_dir");
     StudyManifest m = plan(write_study(d.path), small_base());
     // A directory with a space and Slurm's own '%': one quoted value, '%' doubled.
     const std::string dir = "/shared/my study/100%";
