@@ -168,6 +168,18 @@ def paired_difference(scores, best_scores):
     return {"mean": s.mean, "ci95": list(s.ci), "trials": s.n}
 
 
+def run_showing_progress(cmd):
+    """Runs `starfish study`, passing its progress lines ("study NAME: ...", one
+    "  [done/total] ... ETA" line a trial) to stderr as they come, so that a search
+    of many minutes shows how far it is; its per-cell table is not shown (the
+    ranking replaces it). Returns the exit status."""
+    with subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, bufsize=1) as proc:
+        for line in proc.stdout:
+            if line.startswith("study ") or line.lstrip().startswith("["):
+                print(line, end="", file=sys.stderr, flush=True)
+    return proc.returncode
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -222,9 +234,9 @@ def main():
         for s in args.set:
             cmd += ["--set", s]
         print("calibrate:", " ".join(cmd), file=sys.stderr, flush=True)
-        run = subprocess.run(cmd, stdout=subprocess.DEVNULL)
-        if run.returncode != 0:
-            sys.exit(f"calibrate: starfish study failed with status {run.returncode}")
+        returncode = run_showing_progress(cmd)
+        if returncode != 0:
+            sys.exit(f"calibrate: starfish study failed with status {returncode}")
         with open(result_path) as f:
             result = json.load(f)
         if args.study_json:

@@ -6,7 +6,8 @@ ones (one piece per block per CP) nearly unchanged. A search on the random-block
 layout scores DDIO without presort against its own published values. The
 trial-by-trial comparison with the best combination is checked on made-up cells,
 and the ranking marks the combination in force without the grid. --layout both
-scores each cell against its own layout's published value.
+scores each cell against its own layout's published value. The study's progress
+reaches stderr, one line a trial.
 usage: test_calibrate.py STARFISH_BINARY"""
 import csv
 import json
@@ -46,8 +47,13 @@ def both_layouts(starfish, tmp):
     """--layout both scores each cell against its own layout's row: rb/8192 once
     per layout, named with its layout, and the RMS is over both."""
     study_json = os.path.join(tmp, "both.json")
-    _, result = calibrate(starfish, tmp, ["--method", "spfs", "--layout", "both",
-                                          "--cells", "rb/8192", "--study-json", study_json])
+    run, result = calibrate(starfish, tmp, ["--method", "spfs", "--layout", "both",
+                                            "--cells", "rb/8192", "--study-json", study_json])
+    # The study's progress reaches stderr, a line a trial (two cells, one trial
+    # each); the ranking on stdout carries none of it.
+    progress = [l for l in run.stderr.splitlines() if l.lstrip().startswith("[")]
+    assert [l.split("]")[0].strip() for l in progress] == ["[1/2", "[2/2"], run.stderr
+    assert "verified" in progress[-1] and "[1/" not in run.stdout, (run.stderr, run.stdout)
     best = result["ranking"][0]
     errors = best["errors_pct"]
     assert sorted(errors) == ["contiguous rb/8192", "random-blocks rb/8192"], errors
