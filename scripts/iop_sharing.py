@@ -105,7 +105,9 @@ def main():
             sys.exit(f"iop_sharing: pattern '{p}' is not one of the published SPFS cells "
                      f"with {args.record}-byte records: {', '.join(sorted(pub))}")
     rows, profiles = [], []
-    for p in patterns:
+    for i, p in enumerate(patterns):
+        # Each cell is a whole run with the CPs' firmware log: say which one is on.
+        print(f"iop_sharing: [{i + 1}/{len(patterns)}] {p} ...", file=sys.stderr, flush=True)
         with tempfile.TemporaryDirectory() as tmp:
             result, log, cps = run_cell(args.starfish, p, args.record, args.layout, args.set, tmp)
             with open(log) as f:

@@ -36,9 +36,12 @@ def check_counting():
 
 
 def check_end_to_end(starfish):
-    out = subprocess.run([sys.executable, SCRIPT, starfish, "--patterns", "wbc",
+    run = subprocess.run([sys.executable, SCRIPT, starfish, "--patterns", "wbc",
                           "--profile-ms", "20", "--set", "workload.file_mb=1"],
-                         capture_output=True, text=True, check=True).stdout
+                         capture_output=True, text=True, check=True)
+    out = run.stdout
+    assert "iop_sharing: [1/1] wbc ..." in run.stderr, run.stderr  # progress, not in the table
+    assert "iop_sharing:" not in out, out
     rows = [line for line in out.splitlines() if line.startswith("| `wbc`")]
     assert len(rows) == 1, out
     cells = [c.strip() for c in rows[0].strip("|").split("|")]
