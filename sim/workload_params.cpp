@@ -1,6 +1,7 @@
 #include "sim/workload_params.h"
 
 #include "hw/config/config.h"
+#include "hw/config/json_text.h"
 
 #include "fw/param_keys.h"
 #include "fw/pattern.h"
@@ -10,22 +11,12 @@
 #include "tlm_models/node/node_memory_params.h"
 #include "tlm_models/storage/disk_params.h"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <string>
 
 namespace starfish::sim {
-
-namespace {
-// The shortest text that reads back as `v` exactly (so a suggested size can be pasted).
-std::string shortest(double v) {
-    char buf[64];
-    auto res = std::to_chars(buf, buf + sizeof buf, v);
-    return std::string(buf, res.ptr);
-}
-} // namespace
 
 void declare_workload_params(config::Registry &reg) {
     reg.add_string(keys::workload_kind, "transfer", {"transfer", "commtest", "lu"},
@@ -80,12 +71,15 @@ void declare_workload_params(config::Registry &reg) {
             double below = std::floor(file_bytes);
             char bytes[64];
             std::snprintf(bytes, sizeof bytes, "%.6f", file_bytes);
-            return "workload.file_mb = " + shortest(cfg.get_real(keys::workload_file_mb)) + " is " +
+            return "workload.file_mb = " +
+                   config::exact_number_text(cfg.get_real(keys::workload_file_mb)) + " is " +
                    bytes +
                    " bytes (MB = 2^20 bytes), not a whole number; the nearest whole sizes "
                    "are " +
-                   shortest(below / 1048576.0) + " MB (" + shortest(below) + " bytes) and " +
-                   shortest((below + 1) / 1048576.0) + " MB (" + shortest(below + 1) + " bytes)";
+                   config::exact_number_text(below / 1048576.0) + " MB (" +
+                   config::exact_number_text(below) + " bytes) and " +
+                   config::exact_number_text((below + 1) / 1048576.0) + " MB (" +
+                   config::exact_number_text(below + 1) + " bytes)";
         }
         fw_pattern_t p;
         std::string error;

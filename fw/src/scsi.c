@@ -150,15 +150,16 @@ void fw_scsi_describe(const fw_scsi_t *s, const fw_scsi_cmd_t *cmd, uint32_t sta
     unsigned iop = hal_role_index(h), target = cmd->desc.target;
     unsigned disk = iop * hal_disks_per_iop(h) + target;
     uint32_t lba = hw_scsi_cdb10_lba(cmd->desc.cdb);
-    if (status == FW_SCSI_STATUS_TIMEOUT && cmd->desc.cdb[0] == HW_SCSI_OP_SYNC_CACHE10) {
-        /* Issued for the whole cache (LBA 0, no count): a sector would mislead. */
+    if (status == FW_SCSI_STATUS_TIMEOUT) {
+        /* SYNCHRONIZE CACHE is issued for the whole cache (LBA 0, no count): a
+         * sector would mislead. */
+        char at[32] = "";
+        if (cmd->desc.cdb[0] != HW_SCSI_OP_SYNC_CACHE10) {
+            snprintf(at, sizeof at, " at LBA %u", lba);
+        }
         snprintf(out, out_size,
-                 "disk %u (IOP %u target %u): no answer within scsi.timeout_ms to %s", disk, iop,
-                 target, op_name(cmd->desc.cdb[0]));
-    } else if (status == FW_SCSI_STATUS_TIMEOUT) {
-        snprintf(out, out_size,
-                 "disk %u (IOP %u target %u): no answer within scsi.timeout_ms to %s at LBA %u",
-                 disk, iop, target, op_name(cmd->desc.cdb[0]), lba);
+                 "disk %u (IOP %u target %u): no answer within scsi.timeout_ms to %s%s", disk, iop,
+                 target, op_name(cmd->desc.cdb[0]), at);
     } else if (cmd->desc.sense_key == HW_SCSI_SENSE_MEDIUM_ERROR) {
         snprintf(out, out_size,
                  "disk %u (IOP %u target %u) LBA %u: medium error (sense %x/%02x/%02x %s) in %s "

@@ -2,7 +2,9 @@
 
 #include "hw/config/config_error.h"
 
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 namespace starfish::config {
@@ -269,6 +271,20 @@ std::string printable(std::string_view s, size_t max_chars) {
 
 std::string printable_json(const json &value, size_t max_chars) {
     return printable(value.dump(-1, ' ', false, json::error_handler_t::replace), max_chars);
+}
+
+std::string exact_number_text(double v) {
+    if (v == std::floor(v) && std::fabs(v) < 1e15) {
+        return std::to_string(static_cast<long long>(v));
+    }
+    char buf[40];
+    for (int digits = 6; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (std::strtod(buf, nullptr) == v) {
+            break;
+        }
+    }
+    return buf;
 }
 
 } // namespace starfish::config

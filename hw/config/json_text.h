@@ -29,6 +29,11 @@ bool is_valid_utf8(std::string_view s);
 // \xNN, cut after max_chars bytes with "...".
 std::string printable(std::string_view s, size_t max_chars = 120);
 
+// Every digit a number needs for an error message (1048576, not 1.04858e+06; 0.1,
+// not 0.10000000000000001): whole values below 1e15 as integers, others as the
+// shortest %g text that reads back as the same double, so it can be pasted back.
+std::string exact_number_text(double v);
+
 // value.dump() that never throws (strings holding invalid UTF-8 are escaped) and is
 // cut like printable().
 std::string printable_json(const nlohmann::json &value, size_t max_chars = 120);

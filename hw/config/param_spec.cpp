@@ -1,8 +1,6 @@
 #include "hw/config/param_spec.h"
 
-#include <cmath>
-#include <cstdio>
-#include <cstdlib>
+#include "hw/config/json_text.h"
 
 namespace starfish::config {
 
@@ -21,20 +19,10 @@ const char *param_type_name(ParamType type) {
 }
 
 namespace {
-// Every digit a bound has (1048576, not 1.04858e+06): the shortest text that
-// reads back as the same double.
+// Every digit a bound has (1048576, not 1.04858e+06).
 std::string number_text(double v, ParamType type) {
-    if (type == ParamType::Int || (v == std::floor(v) && std::fabs(v) < 1e15)) {
-        return std::to_string(static_cast<long long>(v));
-    }
-    char buf[40];
-    for (int digits = 6; digits <= 17; ++digits) {
-        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-        if (std::strtod(buf, nullptr) == v) {
-            break;
-        }
-    }
-    return buf;
+    return type == ParamType::Int ? std::to_string(static_cast<long long>(v))
+                                  : exact_number_text(v);
 }
 } // namespace
 

@@ -180,6 +180,10 @@ BOOST_AUTO_TEST_CASE(printable_escapes_what_a_terminal_should_not_see) {
     BOOST_TEST(!is_valid_utf8("\xc0\xaf"));     // overlong
     BOOST_TEST(is_valid_utf8("\xf0\x9f\x90\x9f"));
     BOOST_TEST(line_column("ab\ncd", 4) == "2:2");
+    BOOST_TEST(exact_number_text(1048576) == "1048576");
+    BOOST_TEST(exact_number_text(0.1) == "0.1");
+    BOOST_TEST(exact_number_text(104857.0 / 1048576.0) == "0.09999942779541016");
+    BOOST_TEST(exact_number_text(-2.5) == "-2.5");
 }
 
 BOOST_AUTO_TEST_CASE(config_names_resolve_in_the_config_directory) {
