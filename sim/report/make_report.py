@@ -25,8 +25,8 @@ from report_data import (LAYOUT_ORDER, METHOD_ORDER, Study, cell_sort_key, load_
                          ordered, read_csv)
 from report_ratios import agreement, agrees, compare_ratios, table_summaries  # noqa: E402
 from report_stats import (NAN, cv_against_figure, geometric_mean_ratio,  # noqa: E402
-                          published_interval, published_uncertainty, ratio_of_means,
-                          ratio_summary)
+                          published_interval, published_ratio_summary, published_uncertainty,
+                          ratio_of_means, ratio_summary)
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -397,6 +397,22 @@ def variation_section(rep, study):
                       "cells the paper names apart"], rows))
 
 
+CELLS_NOTE = ("The last column is the same summary of the published means of the same cells "
+              "(each cell's published value over SPFS's): what a model that matched every "
+              "published cell would give. Where it differs from the published row, no model "
+              "can match both (docs/reproduce.md).")
+
+
+def published_cells_text(cells, model_cells):
+    """'min / gm / max' of the published cells, with their number when fewer cells
+    than the model's row have both published values; a dash when none has."""
+    if not cells:
+        return "—"
+    text = " / ".join(fmt(cells[k]["ratio"]) for k in ("min", "geomean", "max"))
+    return text if cells["cells"] == model_cells else \
+        f"{text} ({cells['cells']} of {model_cells} cells)"
+
+
 def ratio_summary_section(rep, entry, source):
     spec = entry["report"]
     baseline = spec.get("baseline", "SPFS")
@@ -409,7 +425,7 @@ def ratio_summary_section(rep, entry, source):
     results, cell_rows, missing = [], [], 0
     for row_spec in spec["rows"]:
         method = row_spec["method"]
-        pairs = []
+        pairs, published_pairs = [], []
         for c in sorted(source.cells, key=lambda c: (c.layout, cell_sort_key(c))):
             if c.method != method or ("layout" in row_spec and c.layout != row_spec["layout"]):
                 continue
@@ -418,9 +434,13 @@ def ratio_summary_section(rep, entry, source):
                 missing += 1
                 continue
             pairs.append((c.label(), c.metric("mb_s"), b.metric("mb_s")))
+            if "published" in c.summary and "published" in b.summary:
+                published_pairs.append((c.label(), float(c.summary["published"]),
+                                        float(b.summary["published"])))
         if not pairs:
             continue
         summary = ratio_summary(pairs)
+        summary["published_cells"] = published_ratio_summary(published_pairs)
         results.append((method, summary, row_spec.get("layout", "both layouts")))
         for label, a, b in pairs:
             r = ratio_of_means(a, b)
@@ -432,7 +452,9 @@ def ratio_summary_section(rep, entry, source):
     csv_rows, md_rows = [], []
     for kind in ("min", "geomean", "max"):
         header += [kind, f"{kind}_ci95_low", f"{kind}_ci95_high", f"{kind}_significant"]
-    header += ["min_cell", "max_cell", "published_min", "published_geomean", "published_max"]
+    header += ["min_cell", "max_cell", "published_min", "published_geomean", "published_max",
+               "published_cells", "published_cells_min", "published_cells_geomean",
+               "published_cells_max"]
     for method, s, layouts in results:
         row = [method, layouts, s["cells"]]
         for kind in ("min", "geomean", "max"):
@@ -442,26 +464,35 @@ def ratio_summary_section(rep, entry, source):
         pub = published.get(method)
         row += [s["min"]["cell"], s["max"]["cell"]]
         row += [pub[k] if pub else "" for k in ("min", "geomean", "max")]
+        cells = s["published_cells"]
+        if cells:
+            row += [cells["cells"]] + [csv_value(cells[k]["ratio"])
+                                       for k in ("min", "geomean", "max")]
+        else:
+            row += ["", "", "", ""]
         csv_rows.append(row)
         pub_text = " / ".join(fmt(pub[k]) for k in ("min", "geomean", "max")) if pub else "—"
+        cells_text = published_cells_text(cells, s["cells"])
         md_rows.append([method, layouts, s["cells"], fmt_ratio(s["min"]) + f" ({s['min']['cell']})",
                         fmt_ratio(s["geomean"]), fmt_ratio(s["max"]) + f" ({s['max']['cell']})",
-                        pub_text])
+                        pub_text, cells_text])
         rep.printed.append(f"  {method:13s} {fmt(s['min']['ratio'])} / {fmt(s['geomean']['ratio'])}"
-                           f" / {fmt(s['max']['ratio'])}   published {pub_text}")
+                           f" / {fmt(s['max']['ratio'])}   published {pub_text}"
+                           f"   from the published cells {cells_text}")
     name = entry["name"]
     write_csv(rep.path(f"tables/{name}.csv"), header, csv_rows)
     write_csv(rep.path(f"tables/{name}-cells.csv"),
               ["method", "cell", "ratio", "ci95_low", "ci95_high", "significant"], cell_rows)
     table = md_table(["method", "layouts", "cells", "minimum", "geometric mean", "maximum",
-                      "published (min / gm / max)"], md_rows)
+                      "published (min / gm / max)",
+                      "from the published cells (min / gm / max)"], md_rows)
     with open(rep.path(f"tables/{name}.md"), "w") as f:
         f.write(f"# {name}\n\n{entry['description']}\n\n{table}\n"
                 "Each ratio: model value [95% confidence interval]; * = significant "
-                "(the interval excludes 1).\n")
+                f"(the interval excludes 1). {CELLS_NOTE}\n")
     out = [table, "\nEach ratio: model value [95% confidence interval]; * = significant (the "
                   "interval excludes 1). Per-cell ratios: "
-                  f"[tables/{name}-cells.csv](tables/{name}-cells.csv).\n"]
+                  f"[tables/{name}-cells.csv](tables/{name}-cells.csv). {CELLS_NOTE}\n"]
     if missing:
         out.append(f"\n{missing} cell(s) had no {baseline} cell to pair with and were left out.\n")
     if rep.figures:

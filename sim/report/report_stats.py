@@ -1,7 +1,7 @@
 """Statistics of the reproduce report (docs/reproduce.md): trial summaries, the
 ratio of two methods' mean throughputs with its 95% confidence interval, and the
 paper's Table III summary (minimum, geometric mean and maximum of such ratios over
-cells, each with its interval).
+cells, each with its interval), and the same summary of the published cells.
 
 Pure Python, no third-party modules, so the arithmetic is testable on any
 interpreter (tests/scripts/test_report_stats.py). The per-cell formulas are those
@@ -137,6 +137,24 @@ def ratio_summary(cells):
             "min": dict(lo[1].as_dict(), cell=lo[0]),
             "geomean": geometric_mean_ratio([(a, b) for _, a, b in cells]).as_dict(),
             "max": dict(hi[1].as_dict(), cell=hi[0])}
+
+
+def published_ratio_summary(cells):
+    """Table III recomputed from the published cells: `cells` is a list of (label,
+    the method's published mean, the baseline's published mean) for the cells the
+    model's row pairs; a cell without both values is left out by the caller.
+    Returns the number of cells and the minimum and maximum ratio (each with its
+    cell) and the geometric mean, as points: the published means carry no trials.
+    None when no cell has both values."""
+    ratios = [(label, a / b) for label, a, b in cells if a > 0 and b > 0]
+    if not ratios:
+        return None
+    lo = min(ratios, key=lambda lr: lr[1])
+    hi = max(ratios, key=lambda lr: lr[1])
+    return {"cells": len(ratios),
+            "min": {"ratio": lo[1], "cell": lo[0]},
+            "geomean": {"ratio": math.exp(sum(math.log(r) for _, r in ratios) / len(ratios))},
+            "max": {"ratio": hi[1], "cell": hi[0]}}
 
 
 def cv_against_figure(cells, max_cv, exceptions=()):

@@ -23,8 +23,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 REPORT = os.path.join(ROOT, "sim", "report")
 sys.path.insert(0, REPORT)
 from report_stats import (Summary, cv_against_figure, geometric_mean_ratio,  # noqa: E402
-                          published_interval, published_uncertainty, ratio_of_means,
-                          ratio_summary, student_t975)
+                          published_interval, published_ratio_summary, published_uncertainty,
+                          ratio_of_means, ratio_summary, student_t975)
 
 TOL = 5e-4
 
@@ -104,6 +104,18 @@ def check_ratio_summary():
     assert close(s["geomean"]["ratio"], 1.0) and s["geomean"]["significant"] is False
 
 
+def check_published_ratio_summary():
+    # Published means 18 / 1 = 18, 2 / 4 = 0.5, 3 / 3 = 1: geometric mean
+    # (18 * 0.5 * 1) ** (1/3) = 9 ** (1/3) = 2.0801; a cell without a positive
+    # value on both sides is left out; no cell at all gives None.
+    s = published_ratio_summary([("a", 18.0, 1.0), ("b", 2.0, 4.0), ("c", 3.0, 3.0),
+                                 ("d", 5.0, 0.0)])
+    assert s["cells"] == 3, s
+    assert s["min"] == {"ratio": 0.5, "cell": "b"} and s["max"] == {"ratio": 18.0, "cell": "a"}
+    assert close(s["geomean"]["ratio"], 2.0801), s
+    assert published_ratio_summary([]) is None
+
+
 # ---------------------------------------------------------------- make_report end to end
 
 CONFIG = {"fs.kind": "ddio", "fs.presort": True, "workload.layout": "contiguous",
@@ -139,26 +151,32 @@ def check_cv_against_figure():
     assert published_uncertainty({"published": 0.8}, 0.05) == 0.05
 
 
-def cell(kind, presort, layout, record, pattern, values):
+def cell(kind, presort, layout, record, pattern, values, published=None):
     overrides = {"fs.kind": kind, "workload.layout": layout, "workload.record_bytes": record,
                  "workload.pattern": pattern}
     if kind == "ddio":
         overrides["fs.presort"] = presort
     s = Summary(values)
+    summary = {"mean": s.mean, "cv": s.cv, "ci95": list(s.ci), "trials": s.n}
+    if published is not None:
+        summary["published"] = published
     return {"overrides": overrides,
-            "summary": {"mean": s.mean, "cv": s.cv, "ci95": list(s.ci), "trials": s.n},
+            "summary": summary,
             "trials": [{"trial": i, "mb_s": v, "verified": True} for i, v in enumerate(values)]}
 
 
 def build_report_dir(tmp):
     cells = [
-        cell("spfs", True, "contiguous", 8192, "rb", B1),
-        cell("spfs", True, "random-blocks", 8, "rc", B2),
-        cell("ddio", True, "contiguous", 8192, "rb", A1),      # DDIO sort: 2
-        cell("ddio", True, "random-blocks", 8, "rc", A2),      # DDIO sort: 0.5
+        cell("spfs", True, "contiguous", 8192, "rb", B1, published=2.0),
+        cell("spfs", True, "random-blocks", 8, "rc", B2, published=4.0),
+        # DDIO sort: 2, published 16 / 2 = 8
+        cell("ddio", True, "contiguous", 8192, "rb", A1, published=16.0),
+        # DDIO sort: 0.5, published 2 / 4 = 0.5
+        cell("ddio", True, "random-blocks", 8, "rc", A2, published=2.0),
         cell("ddio", False, "random-blocks", 8, "rc", A3),     # DDIO no sort: 2
         cell("ddio", False, "contiguous", 8192, "rb", [99, 100, 101]),  # left out: contiguous
-        cell("2pio", True, "contiguous", 8192, "rb", B1),      # 2PIO: 1
+        # 2PIO: 1, published 1 / 2 = 0.5
+        cell("2pio", True, "contiguous", 8192, "rb", B1, published=1.0),
         cell("2pio", True, "random-blocks", 8, "rc", B2),      # 2PIO: 1
         cell("2pio", True, "contiguous", 8192, "wb", [50, 50, 50]),  # no SPFS cell: left out
     ]
@@ -213,15 +231,24 @@ def check_make_report():
     assert sort["geomean_significant"] == "False" and sort["max_significant"] == "True"
     assert close(float(sort["max"]), 2.0) and sort["max_cell"] == "rb 8192 contiguous"
     assert sort["published_geomean"] == "1.64"
+    # The published cells' own summary: 8 and 0.5, geometric mean 2; a row with
+    # fewer published cells than model cells says how many it has.
+    assert sort["published_cells"] == "2" and close(float(sort["published_cells_max"]), 8.0)
+    assert close(float(sort["published_cells_min"]), 0.5)
+    assert close(float(sort["published_cells_geomean"]), 2.0)
+    assert "0.50 / 2.00 / 8.00" in run.stdout and "from the published cells" in index
     nosort = rows["DDIO no sort"]
     # random-blocks only: the contiguous no-sort cell (ratio 20) must not count
     assert nosort["cells"] == "1" and nosort["layouts"] == "random-blocks"
     assert close(float(nosort["max"]), 2.0) and close(float(nosort["geomean_ci95_low"]), 1.7358)
-    assert nosort["published_min"] == ""
+    assert nosort["published_min"] == "" and nosort["published_cells_geomean"] == ""
     twophase = rows["2PIO"]
     # the wb cell has no SPFS partner and is left out
     assert twophase["cells"] == "2" and close(float(twophase["geomean"]), 1.0)
     assert close(float(twophase["min_ci95_low"]), 0.4543)
+    # one of its two cells has a published value
+    assert twophase["published_cells"] == "1" and close(float(twophase["published_cells_max"]), 0.5)
+    assert "0.50 / 0.50 / 0.50 (1 of 2 cells)" in run.stdout
     assert "DDIO sort" in run.stdout and "published 1.00 / 1.64 / 18.10" in run.stdout
     assert "tables/paper-summary.csv" in index and "1 cell(s) had no SPFS cell" in index
 
@@ -309,6 +336,7 @@ def main():
     check_fieller()
     check_geometric_mean()
     check_ratio_summary()
+    check_published_ratio_summary()
     check_cv_against_figure()
     check_make_report()
     check_variation_report()

@@ -126,6 +126,32 @@ def check_paper_main(report, manifest, index, figures):
         assert 0 < low < high and r["model_inside"] in ("True", "False"), r
 
 
+def check_table3_of_published_cells(report):
+    """Table III's row from the published cells: every paired cell of the shipped
+    table has a published value, and the figures are those scripts/published_table3.py
+    computes from sim/calibration/published_final.csv on its own."""
+    with open(os.path.join(report, "tables", "paper-summary.csv"), newline="") as f:
+        rows = {r["method"]: r for r in csv.DictReader(f)}
+    script = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "published_table3.py")],
+                            capture_output=True, text=True, check=True).stdout
+    method, checked = None, []
+    for line in script.splitlines():
+        head = re.match(r"(DDIO sort|DDIO no sort|2PIO)  \(Table III", line)
+        if head:
+            method = head.group(1)
+            continue
+        m = re.match(r"  all +(\d+) +([\d.]+) / ([\d.]+) / ([\d.]+)", line)
+        if m and method:
+            row = rows[method]
+            assert row["published_cells"] == row["cells"] == m.group(1), (method, row)
+            for i, key in enumerate(("min", "geomean", "max")):
+                got, want = float(row[f"published_cells_{key}"]), float(m.group(2 + i))
+                assert abs(got - want) <= 0.006, (method, key, got, want)
+            checked.append(method)
+            method = None
+    assert checked == ["DDIO sort", "DDIO no sort", "2PIO"], (checked, script)
+
+
 def main():
     starfish = sys.argv[1]
     expected = shipped_report_studies()
@@ -141,6 +167,7 @@ def main():
         assert re.search(r"DDIO sort +contiguous +35 cells: median \|error\|", r.stdout), r.stdout
         assert "Table III" in r.stdout and "published 1.00 / 1.64 / 18.10" in r.stdout
         check_report(report, expected)
+        check_table3_of_published_cells(report)
 
         # Resumed or repeated: every trial of paper-main comes from the cache. A further
         # published table adds values (presort tells DDIO's two variants apart, an empty
