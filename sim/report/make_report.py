@@ -23,6 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report_data import (LAYOUT_ORDER, METHOD_ORDER, Study, cell_sort_key, load_json,  # noqa: E402
                          ordered, read_csv)
+from report_disagreements import LIMIT_PCT, load_rules, outside  # noqa: E402
 from report_ratios import agreement, agrees, compare_ratios, table_summaries  # noqa: E402
 from report_stats import (NAN, cv_against_figure, geometric_mean_ratio,  # noqa: E402
                           published_interval, published_ratio_summary, published_uncertainty,
@@ -192,6 +193,7 @@ def methods_section(rep, entry, study):
                        key=lambda c: (METHOD_ORDER.index(c.method) if c.method in METHOD_ORDER
                                       else 9, LAYOUT_ORDER.index(c.layout)
                                       if c.layout in LAYOUT_ORDER else 9, cell_sort_key(c)))
+    points = []
     if published:
         name = f"{study.name}-published"
         points = [{"method": c.method, "layout": c.layout, "record": c.record,
@@ -232,22 +234,83 @@ def methods_section(rep, entry, study):
         out.append("Against the published values (error = model / published − 1):\n\n")
         out.append(md_table(["method", "layout", "cells", "median abs error %", "worst error %",
                              "worst cell", "within 5%", "within 10%"], rows))
+    out.append(outside_section(rep, study, points))
     out.append(variation_section(rep, study))
     out.append(ratios_section(rep, study))
     return "".join(out)
+
+
+def report_csv_path(study, key):
+    """The CSV a report key names (absolute, or relative to sim/studies like a study
+    file's `compare`), or None when the report has no such key."""
+    rel = study.report.get(key)
+    if rel is None:
+        return None
+    if not isinstance(rel, str) or not rel:
+        raise ReportError(f"{study.name}: report key {key} must be a CSV path, not {rel!r}")
+    return rel if os.path.isabs(rel) else os.path.join(REPO, "sim", "studies", rel)
+
+
+def outside_section(rep, study, points):
+    """Every cell more than 10% off its published value, beside the docs/calibration.md
+    item that explains it, when the report names the known disagreements
+    (`known_disagreements`: a CSV path, relative to sim/studies)."""
+    path = report_csv_path(study, "known_disagreements")
+    if path is None or not points:
+        return ""
+    try:
+        rows, unused = outside(points, load_rules(path))
+    except (OSError, KeyError, ValueError) as e:
+        raise ReportError(f"{study.name}: known disagreements {path}: {e}")
+    name = f"{study.name}-outside"
+    shown = os.path.relpath(path, REPO) if path.startswith(REPO + os.sep) else path
+    fields = ["method", "layout", "record", "pattern", "published", "model", "error_pct",
+              "known", "item", "explanation"]
+    write_csv(rep.path(f"tables/{name}.csv"), fields,
+              [[csv_value(r[k]) for k in fields[:7]] +
+               ([True, r["rule"]["item"], r["rule"]["explanation"]] if r["rule"]
+                else [False, "", ""]) for r in rows])
+    new = [r for r in rows if r["rule"] is None]
+    judged = sum(1 for p in points if p.get("error_pct") is not None)
+    items = sorted({r["rule"]["item"].split(".")[0] for r in rows if r["rule"]})
+    rep.printed.append(f"  {len(rows)} of {judged} cells more than {LIMIT_PCT:g}% off their "
+                       f"published value: {len(rows) - len(new)} explained in docs/calibration.md"
+                       f" (item{'s' if len(items) != 1 else ''} {', '.join(items) or '-'}), "
+                       f"{len(new)} not (tables/{name}.csv)")
+    # A quick run's smaller files put most cells far off: list none of them.
+    listed = 0 if rep.manifest.get("quick") else 10
+    if len(new) and not listed:
+        rep.printed.append("    (a quick run: its cells are not comparable with the published ones)")
+    for r in new[:listed]:
+        rep.printed.append(f"    not a known disagreement: {r['method']} {r['layout']} "
+                           f"{r['pattern']} {r['record']} {float(r['error_pct']):+.1f}%")
+    if len(new) > listed > 0:
+        rep.printed.append(f"    ... and {len(new) - listed} more")
+    text = [f"\nCells more than {LIMIT_PCT:g}% off their published value: {len(rows)} of "
+            f"{judged}, worst first; the last columns give the docs/calibration.md item "
+            f"that explains each (the known disagreements, `{shown}`), and say so where none "
+            f"does ([CSV](tables/{name}.csv)):\n\n"]
+    md_rows = [[r["method"], r["layout"], r["record"], r["pattern"], fmt(float(r["published"])),
+                fmt(float(r["model"])), f"{float(r['error_pct']):+.1f}",
+                r["rule"]["item"] if r["rule"] else "**not a known disagreement**",
+                r["rule"]["explanation"] if r["rule"] else ""] for r in rows]
+    if md_rows:
+        text.append(md_table(["method", "layout", "record", "pattern", "published MB/s",
+                              "model MB/s", "error %", "item", "why"], md_rows))
+    if unused:
+        text.append("\nKnown disagreements with no cell outside the band in this run (the "
+                    "table's lines " + ", ".join(str(u["line"]) for u in unused) +
+                    "): they may no longer apply.\n")
+    return "".join(text)
 
 
 def ratios_section(rep, study):
     """The paper's method-against-method ratios against the model's, when the
     report names the published ratios (`published_ratios`: a CSV path, relative to
     the shipped studies' directory sim/studies like a study file's `compare`)."""
-    rel = study.report.get("published_ratios")
-    if rel is None:
+    path = report_csv_path(study, "published_ratios")
+    if path is None:
         return ""
-    if not isinstance(rel, str) or not rel:
-        raise ReportError(f"{study.name}: report key published_ratios must be a CSV path, "
-                          f"not {rel!r}")
-    path = rel if os.path.isabs(rel) else os.path.join(REPO, "sim", "studies", rel)
     try:
         ratios = read_csv(path)
         rows = compare_ratios(study.cells, ratios)
