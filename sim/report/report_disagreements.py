@@ -5,19 +5,20 @@ cell that leaves the band for a new reason shows as not known, and a known
 disagreement that no longer applies shows too.
 
 The table (sim/calibration/known_disagreements.csv) has one rule a row: `method`
-(the report's label: SPFS, 2PIO, DDIO sort, DDIO no sort), `layout`, `record` and
-`pattern`, each a value, several separated by spaces, or `*` for any; `item`, the
-docs/calibration.md section; `explanation`. A cell takes the first rule that
-matches it. Pure Python, tested by tests/scripts/test_report_stats.py."""
+(one of the report's labels SPFS, 2PIO, DDIO sort, DDIO no sort, or `*`),
+`layout`, `record` and `pattern` (each a value, several separated by spaces, or
+`*` for any); `item`, the docs/calibration.md section; `explanation`. A cell
+takes the first rule that matches it. Pure Python, tested by tests/scripts/test_report_stats.py."""
 import csv
 
 FIELDS = ("method", "layout", "record", "pattern", "item", "explanation")
+METHODS = ("SPFS", "2PIO", "DDIO sort", "DDIO no sort")
 LIMIT_PCT = 10.0
 
 
 def load_rules(path):
-    """The rules of a known-disagreements CSV; a missing column or an empty field
-    is an error naming the row."""
+    """The rules of a known-disagreements CSV; a missing column, an empty field, an
+    unknown method or a record size that is no number is an error naming the row."""
     with open(path, newline="") as f:
         reader = csv.DictReader(f)
         missing = [k for k in FIELDS if k not in (reader.fieldnames or [])]
@@ -29,8 +30,15 @@ def load_rules(path):
             if empty:
                 raise ValueError(f"{path}, line {n}: empty {', '.join(empty)}")
             rule = {k: row[k].strip() for k in FIELDS}
-            for k in ("method", "layout", "record", "pattern"):
+            if rule["method"] not in METHODS + ("*",):
+                raise ValueError(f"{path}, line {n}: unknown method {rule['method']!r} "
+                                 f"(one of {', '.join(METHODS)}, or *)")
+            rule["method"] = None if rule["method"] == "*" else {rule["method"]}
+            for k in ("layout", "record", "pattern"):
                 rule[k] = None if rule[k] == "*" else set(rule[k].split())
+            if rule["record"] and not all(r.isdigit() for r in rule["record"]):
+                raise ValueError(f"{path}, line {n}: record must be sizes in bytes or *, not "
+                                 f"{row['record'].strip()!r}")
             rule["line"] = n
             rules.append(rule)
     return rules

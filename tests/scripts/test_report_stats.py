@@ -160,13 +160,16 @@ def check_known_disagreements():
                     "2PIO,contiguous,8192,rbb rcc,4. Perm,slow permutation\n"
                     "SPFS,*,8,*,3. Convoys,convoys\n"
                     "2PIO,*,*,*,9. Rest,anything else\n"
-                    "DDIO sort,*,*,wbc,1. Unused,never outside\n")
+                    "DDIO sort,*,*,wbc,1. Unused,never outside\n"
+                    "DDIO no sort,random-blocks,8 8192,rc,2. Labels,a label with a space\n")
         rules = load_rules(path)
         # Lists, '*' and the first match.
         assert rule_for(rules, "2PIO", "contiguous", 8192, "rcc")["line"] == 2
         assert rule_for(rules, "2PIO", "random-blocks", 8192, "rcc")["line"] == 4
         assert rule_for(rules, "SPFS", "random-blocks", 8, "wc")["line"] == 3
         assert rule_for(rules, "SPFS", "random-blocks", 8192, "wc") is None
+        assert rule_for(rules, "DDIO no sort", "random-blocks", 8192, "rc")["line"] == 6
+        assert rule_for(rules, "DDIO sort", "random-blocks", 8192, "rc") is None
         points = [
             {"method": "2PIO", "layout": "contiguous", "record": 8192, "pattern": "rcc",
              "published": 26.8, "model": 30.8, "error_pct": 14.9},
@@ -184,13 +187,17 @@ def check_known_disagreements():
         assert [(r["method"], r["pattern"]) for r in rows] == \
             [("SPFS", "rcc"), ("2PIO", "rcc"), ("SPFS", "rb")], rows
         assert [r["rule"]["line"] if r["rule"] else None for r in rows] == [3, 2, None], rows
-        assert [u["line"] for u in unused] == [4, 5], unused
+        assert [u["line"] for u in unused] == [4, 5, 6], unused
         # A missing column or an empty field names the problem and the line.
         for table, message in (
                 ("method,layout,record,pattern,item\nSPFS,*,8,wc,3\n",
                  "missing column(s) explanation"),
                 ("method,layout,record,pattern,item,explanation\nSPFS,*,8,,3,x\n",
-                 "line 2: empty pattern")):
+                 "line 2: empty pattern"),
+                ("method,layout,record,pattern,item,explanation\nspfs,*,8,wc,3,x\n",
+                 "line 2: unknown method 'spfs' (one of SPFS, 2PIO, DDIO sort, DDIO no sort"),
+                ("method,layout,record,pattern,item,explanation\nSPFS,*,8B,wc,3,x\n",
+                 "line 2: record must be sizes in bytes or *, not '8B'")):
             with open(path, "w") as f:
                 f.write(table)
             try:
