@@ -5,7 +5,6 @@ effective value of any key, its method label, and the per-trial figures plotted.
 """
 import csv
 import json
-import os
 
 # The paper's order of patterns in its figures and tables.
 PATTERN_ORDER = ["ra", "rn", "rb", "rc", "rnb", "rbb", "rcb", "rbc", "rcc", "rcn",
