@@ -21,8 +21,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report_data import (LAYOUT_ORDER, METHOD_ORDER, Study, cell_sort_key, load_json,  # noqa: E402
                          ordered)
 from report_format import (REPO, ReportError, csv_value, fmt_ratio, md_table,  # noqa: E402
-                           write_csv)
+                           same_value, write_csv)
 from report_methods import methods_section  # noqa: E402
+from report_statements import statements_section  # noqa: E402
 from report_stats import geometric_mean_ratio, ratio_of_means  # noqa: E402
 from report_summary import ratio_summary_section  # noqa: E402
 
@@ -131,13 +132,6 @@ def lines_section(rep, entry, study):
     return rep.image(study.name, study.name, end="\n")
 
 
-def _same(a, b):
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and \
-            not isinstance(a, bool) and not isinstance(b, bool):
-        return float(a) == float(b)
-    return a == b
-
-
 def ablation_section(rep, entry, study):
     spec = study.report
     switch = spec["switch"]
@@ -158,7 +152,7 @@ def ablation_section(rep, entry, study):
         csv_rows = []
         for key in sorted(groups, key=lambda k: cell_sort_key(groups[k][0])):
             cells = groups[key]
-            base = next((c for c in cells if _same(c.value(switch), baseline)), None)
+            base = next((c for c in cells if same_value(c.value(switch), baseline)), None)
             if base is None:
                 continue
             b = base.metric(metric)
@@ -200,6 +194,8 @@ def ablation_section(rep, entry, study):
             out.append(md_table(["method", "layout", switch, "cells",
                                  "geometric mean ratio [95% CI]"], summary_rows))
             out.append("\n")
+        if metric == "mb_s":
+            out.append(statements_section(study, groups, switch))
         if rep.figures and panels:
             from report_figures import ablation_bars, ablation_summary
             for layout in ordered([k[1] for k in panels], LAYOUT_ORDER):

@@ -45,3 +45,12 @@ def csv_value(v):
     if v is None:
         return ""
     return v
+
+
+def same_value(a, b):
+    """Two values of a configuration key are the same: numbers by value (4 and 4.0),
+    everything else exactly (a bool is not the number 1)."""
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and \
+            not isinstance(a, bool) and not isinstance(b, bool):
+        return float(a) == float(b)
+    return a == b

@@ -22,7 +22,10 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 REPORT = os.path.join(ROOT, "sim", "report")
 sys.path.insert(0, REPORT)
+from report_data import Cell  # noqa: E402
 from report_disagreements import load_rules, outside, rule_for  # noqa: E402
+from report_format import ReportError  # noqa: E402
+from report_statements import statements_section  # noqa: E402
 from report_stats import (Summary, cv_against_figure, geometric_mean_ratio,  # noqa: E402
                           published_interval, published_ratio_summary, published_uncertainty,
                           ratio_of_means, ratio_summary, student_t975)
@@ -206,6 +209,53 @@ def check_known_disagreements():
                 assert message in str(e), e
             else:
                 raise AssertionError(f"{table!r} loaded")
+
+
+class FakeStudy:
+    def __init__(self, report):
+        self.name = "tuning-x"
+        self.report = report
+
+
+def check_statements():
+    """The tuning report's statements beside the model's ratios of the two values
+    of the switch (new over old), on hand-built SPFS cells."""
+    def queue_cell(queue, layout, record, pattern, values):
+        doc = cell("spfs", False, layout, record, pattern, values)
+        doc["overrides"]["spfs.disk_queue"] = queue
+        return Cell(doc, {}, CONFIG)
+
+    groups = {
+        # wc 8: 10 / 11 = 0.909, not significant; rb 8192: 10 / 5 = 2, significant
+        "wc": [queue_cell("cscan", "contiguous", 8, "wc", A1),
+               queue_cell("fcfs", "contiguous", 8, "wc", [10, 11, 12])],
+        "rb": [queue_cell("cscan", "contiguous", 8192, "rb", A1),
+               queue_cell("fcfs", "contiguous", 8192, "rb", B1)],
+        # one value only: no ratio
+        "rc": [queue_cell("cscan", "random-blocks", 8, "rc", A2)]}
+    statement = {"source": "§4.1", "layout": "contiguous", "new": "cscan", "old": "fcfs",
+                 "says": "nearly always faster",
+                 "cells": [{"record": 8, "pattern": "wc", "ratio": 0.91},
+                           {"record": 8, "pattern": "wbc", "ratio": 0.5}]}
+    text = statements_section(FakeStudy({"statements": [
+        statement, dict(statement, layout="random-blocks", cells=[])]}),
+        groups, "spfs.disk_queue")
+    assert "| §4.1 | contiguous | “nearly always faster” | cscan / fcfs | 2 cells: 1 faster, " \
+           "0 slower, 1 no significant difference; 0.91 (wc 8) to 2.00 (rb 8192) |" in text, text
+    assert "wc 8: report 0.91, model 0.91 [" in text and "wbc 8: report 0.50, model not run" \
+        in text, text
+    assert "| random-blocks | “nearly always faster” | cscan / fcfs | no cell has both values " \
+           "| — |" in text, text
+    assert statements_section(FakeStudy({}), groups, "spfs.disk_queue") == ""
+    for bad, message in (({k: v for k, v in statement.items() if k != "says"}, "lacks says"),
+                         (dict(statement, cells=[{"record": 8, "pattern": "wc", "ratio": -1}]),
+                          "the ratio of wc 8 must be a positive number")):
+        try:
+            statements_section(FakeStudy({"statements": [bad]}), groups, "spfs.disk_queue")
+        except ReportError as e:
+            assert "tuning-x: report statement 1" in str(e) and message in str(e), e
+        else:
+            raise AssertionError(f"{bad} was accepted")
 
 
 def cell(kind, presort, layout, record, pattern, values, published=None):
@@ -413,6 +463,7 @@ def main():
     check_ratio_summary()
     check_published_ratio_summary()
     check_known_disagreements()
+    check_statements()
     check_cv_against_figure()
     check_make_report()
     check_variation_report()
