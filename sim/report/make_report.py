@@ -18,10 +18,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report_data import (LAYOUT_ORDER, METHOD_ORDER, Study, cell_sort_key, load_json,  # noqa: E402
-                         ordered)
-from report_format import (REPO, ReportError, csv_value, fmt_ratio, md_table,  # noqa: E402
-                           same_value, write_csv)
+from report_data import (LAYOUT_ORDER, METHOD_ORDER, Study, cell_sort_key, cell_with,  # noqa: E402
+                         load_json, ordered)
+from report_format import REPO, ReportError, csv_value, fmt_ratio, md_table, write_csv  # noqa: E402
 from report_methods import methods_section  # noqa: E402
 from report_statements import statements_section  # noqa: E402
 from report_stats import geometric_mean_ratio, ratio_of_means  # noqa: E402
@@ -152,7 +151,7 @@ def ablation_section(rep, entry, study):
         csv_rows = []
         for key in sorted(groups, key=lambda k: cell_sort_key(groups[k][0])):
             cells = groups[key]
-            base = next((c for c in cells if same_value(c.value(switch), baseline)), None)
+            base = cell_with(cells, switch, baseline)
             if base is None:
                 continue
             b = base.metric(metric)

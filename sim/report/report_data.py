@@ -85,6 +85,17 @@ class Cell:
         return self.summary["published"] / cps
 
 
+def cell_with(cells, key, value):
+    """The first of `cells` whose `key` has `value`, or None. Numbers compare by
+    value (4 and 4.0), everything else exactly (a bool is not the number 1)."""
+    def same(a):
+        if isinstance(a, (int, float)) and isinstance(value, (int, float)) and \
+                not isinstance(a, bool) and not isinstance(value, bool):
+            return float(a) == float(value)
+        return a == value
+    return next((c for c in cells if same(c.value(key))), None)
+
+
 def method_label(kind, presort):
     if kind == "spfs":
         return "SPFS"

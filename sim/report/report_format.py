@@ -1,6 +1,6 @@
 """Formatting and output helpers shared by the reproduce report's sections
-(make_report.py, report_methods.py, report_summary.py): numbers, ratios with their
-intervals, Markdown tables and CSV files."""
+(make_report.py, report_methods.py, report_summary.py, report_statements.py):
+numbers, ratios with their intervals, Markdown tables and CSV files."""
 import csv
 import math
 import os
@@ -10,6 +10,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 class ReportError(Exception):
     pass
+
 
 def fmt(v, digits=2):
     if v is None or (isinstance(v, float) and math.isnan(v)):
@@ -45,12 +46,3 @@ def csv_value(v):
     if v is None:
         return ""
     return v
-
-
-def same_value(a, b):
-    """Two values of a configuration key are the same: numbers by value (4 and 4.0),
-    everything else exactly (a bool is not the number 1)."""
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)) and \
-            not isinstance(a, bool) and not isinstance(b, bool):
-        return float(a) == float(b)
-    return a == b

@@ -127,7 +127,8 @@ def outside_section(rep, study, points):
     # A quick run's smaller files put most cells far off: list none of them.
     listed = 0 if rep.manifest.get("quick") else 10
     if len(new) and not listed:
-        rep.printed.append("    (a quick run: its cells are not comparable with the published ones)")
+        rep.printed.append("    (a quick run: its cells are not comparable with the published "
+                           "ones)")
     for r in new[:listed]:
         rep.printed.append(f"    not a known disagreement: {r['method']} {r['layout']} "
                            f"{r['pattern']} {r['record']} {float(r['error_pct']):+.1f}%")

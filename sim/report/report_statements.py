@@ -10,8 +10,8 @@ cell's ratio with its 95% interval beside the report's figure.
 The report's Tables 2-14 are not in the reference material, so only the figures
 its text gives can be compared; the rest is the sentence and the model's counts.
 """
-from report_data import cell_sort_key
-from report_format import ReportError, fmt, fmt_ratio, md_table, same_value
+from report_data import cell_sort_key, cell_with
+from report_format import ReportError, fmt, fmt_ratio, md_table
 from report_stats import ratio_of_means
 
 KEYS = ("source", "layout", "says", "new", "old")
@@ -42,8 +42,7 @@ def statement_ratios(groups, switch, s):
         first = cells[0]
         if first.layout != s["layout"] or ("method" in s and first.method != s["method"]):
             continue
-        new = next((c for c in cells if same_value(c.value(switch), s["new"])), None)
-        old = next((c for c in cells if same_value(c.value(switch), s["old"])), None)
+        new, old = cell_with(cells, switch, s["new"]), cell_with(cells, switch, s["old"])
         if new is None or old is None:
             continue
         a, b = new.metric("mb_s"), old.metric("mb_s")
