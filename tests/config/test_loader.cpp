@@ -3,6 +3,7 @@
 #include "hw/config/input_file.h"
 #include "hw/config/json_text.h"
 #include "hw/config/loader.h"
+#include "tests/support/starfish_cli.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -12,6 +13,7 @@
 
 using namespace starfish::config;
 using nlohmann::json;
+using starfish::testing::contains;
 
 namespace {
 // This test's own registry: a few keys spelt like the simulator's.
@@ -36,10 +38,6 @@ std::string error_of(const std::function<void()> &f) {
         return e.what();
     }
     return "";
-}
-
-bool contains(const std::string &text, const std::string &part) {
-    return text.find(part) != std::string::npos;
 }
 
 struct TempFile {

@@ -11,16 +11,13 @@
 #include <fstream>
 
 using namespace starfish::config;
+using starfish::testing::contains;
 using starfish::testing::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
 void touch(const TempDir &d, const std::string &name) {
     std::ofstream(d / name) << "{}";
-}
-
-bool contains(const std::string &text, const std::string &part) {
-    return text.find(part) != std::string::npos;
 }
 } // namespace
 

@@ -2,11 +2,13 @@
 #include "hw/config/config.h"
 #include "hw/config/config_error.h"
 #include "hw/config/registry.h"
+#include "tests/support/starfish_cli.h"
 
 #include <boost/test/unit_test.hpp>
 
 using namespace starfish::config;
 using nlohmann::json;
+using starfish::testing::contains;
 
 namespace {
 // This test's own registry: keys spelt like the simulator's, and one of its own.
@@ -47,10 +49,6 @@ template <typename F> std::string error_of(F f) {
         return e.what();
     }
     return "";
-}
-
-bool contains(const std::string &text, const std::string &part) {
-    return text.find(part) != std::string::npos;
 }
 } // namespace
 
