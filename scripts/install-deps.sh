@@ -18,6 +18,8 @@ packages=(
   gtkwave xvfb xauth
   python3 python3-matplotlib python3-numpy
   ccache clang-format
+  # scripts/check_python.sh (CTest python_lint).
+  pyflakes3
   binutils
   # The Slurm cluster test (tests/cli/test_slurm_cluster.cpp) starts its own
   # munged, slurmctld and slurmd on loopback (docs/cluster.md).
