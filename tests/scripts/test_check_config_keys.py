@@ -16,6 +16,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHECK = os.path.join(ROOT, "scripts", "check_config_keys.py")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_checks import write_tree  # noqa: E402
 
 CLEAN = {
     "hw/keys.h": '#define HW_KEY_DISK_RPM "disk.rpm"\n',
@@ -38,17 +40,6 @@ CLEAN = {
 def run(tree, keys_file):
     return subprocess.run([sys.executable, CHECK, tree, "--keys", keys_file],
                           capture_output=True, text=True)
-
-
-def write_tree(tmp, files):
-    tree = os.path.join(tmp, "tree")
-    subprocess.run(["rm", "-rf", tree], check=True)
-    for rel, text in files.items():
-        path = os.path.join(tree, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
-    return tree
 
 
 def expect_failure(tmp, keys_file, files, *parts):

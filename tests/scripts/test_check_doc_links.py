@@ -15,6 +15,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CHECK = os.path.join(ROOT, "scripts", "check_doc_links.py")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from script_checks import write_tree  # noqa: E402
 
 GUIDE = """# Guide
 
@@ -41,13 +43,7 @@ and ![a figure](docs/figure.png). Not links: `[x](gone.md)`, [web](https://examp
 
 
 def checkout(tmp, files):
-    tree = os.path.join(tmp, "tree")
-    subprocess.run(["rm", "-rf", tree], check=True)
-    for rel, text in files.items():
-        path = os.path.join(tree, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w") as f:
-            f.write(text)
+    tree = write_tree(tmp, files)
     subprocess.run(["git", "init", "-q", tree], check=True)
     subprocess.run(["git", "-C", tree, "add", "."], check=True)
     return tree
