@@ -20,7 +20,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report_data import (LAYOUT_ORDER, METHOD_ORDER, Study, cell_sort_key, cell_with,  # noqa: E402
                          load_json, ordered)
-from report_format import REPO, ReportError, csv_value, fmt_ratio, md_table, write_csv  # noqa: E402
+from report_format import (REPO, ReportError, csv_value, fmt_ratio, md_table,  # noqa: E402
+                           value_text, write_csv)
 from report_methods import methods_section  # noqa: E402
 from report_statements import statements_section  # noqa: E402
 from report_stats import geometric_mean_ratio, ratio_of_means  # noqa: E402
@@ -166,8 +167,8 @@ def ablation_section(rep, entry, study):
                 r = ratio_of_means(a, b)
                 ratios[value] = r
                 per_series.setdefault((base.method, base.layout), {}).setdefault(
-                    str(value), []).append((a, b))
-                csv_rows.append([base.method, base.layout, base.record, base.pattern, str(value),
+                    value_text(value), []).append((a, b))
+                csv_rows.append([base.method, base.layout, base.record, base.pattern, value_text(value),
                                  csv_value(r.ratio), csv_value(r.low), csv_value(r.high),
                                  csv_value(r.significant)])
             panels.setdefault((base.method, base.layout), []).append(
@@ -177,7 +178,7 @@ def ablation_section(rep, entry, study):
                   ["method", "layout", "record", "pattern", switch, "ratio", "ci95_low",
                    "ci95_high", "significant"], csv_rows)
         out.append(f"**{metric}** with the switch at each value divided by {metric} at "
-                   f"`{switch}` = {baseline}, per cell: "
+                   f"`{switch}` = {value_text(baseline)}, per cell: "
                    f"[tables/{study.name}-ratios{suffix}.csv](tables/{study.name}-ratios{suffix}.csv)."
                    "\n\n")
         summary_rows, series = [], []
@@ -202,12 +203,12 @@ def ablation_section(rep, entry, study):
                         for m in ordered([k[0] for k in panels], METHOD_ORDER)
                         if (m, layout) in panels]
                 name = f"{study.name}{suffix}-{layout}"
-                ablation_bars(rows, switch, baseline, metric, f"{study.name}: {metric}",
+                ablation_bars(rows, switch, value_text(baseline), metric, f"{study.name}: {metric}",
                               rep.path(rep.figure(name)))
                 out.append(f"![{name}]({rep.figure(name)})\n\n")
             if series:
                 name = f"{study.name}{suffix}-summary"
-                ablation_summary(series, switch, baseline, metric, f"{study.name}: {metric}",
+                ablation_summary(series, switch, value_text(baseline), metric, f"{study.name}: {metric}",
                                  rep.path(rep.figure(name)))
                 out.append(f"![{name}]({rep.figure(name)})\n\n")
     return "".join(out)

@@ -11,6 +11,7 @@ from matplotlib import patheffects  # noqa: E402
 from matplotlib.lines import Line2D  # noqa: E402
 
 from report_data import LAYOUT_ORDER, METHOD_ORDER, PATTERN_ORDER, cell_sort_key, ordered  # noqa: E402
+from report_format import value_text  # noqa: E402
 from report_stats import Summary  # noqa: E402
 
 METHOD_COLOURS = {"SPFS": "#888888", "2PIO": "#4c72b0", "DDIO no sort": "#dd8452",
@@ -210,7 +211,7 @@ def ablation_bars(rows, switch, baseline, metric, title, path):
                 lo, hi = _interval_err(ratio.ratio, (ratio.low, ratio.high))
                 errs[0].append(lo)
                 errs[1].append(hi)
-            ax.bar(xs, ys[0], width, yerr=errs, capsize=1.5, label=str(value),
+            ax.bar(xs, ys[0], width, yerr=errs, capsize=1.5, label=value_text(value),
                    color=SERIES_COLOURS[v_i % len(SERIES_COLOURS)], error_kw={"elinewidth": 0.7})
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.set_xticks(range(len(cells)))

@@ -2,6 +2,7 @@
 (make_report.py, report_methods.py, report_summary.py, report_statements.py):
 numbers, ratios with their intervals, Markdown tables and CSV files."""
 import csv
+import json
 import math
 import os
 
@@ -18,6 +19,14 @@ def fmt(v, digits=2):
     if isinstance(v, float) and math.isinf(v):
         return "∞" if v > 0 else "-∞"
     return f"{v:.{digits}f}"
+
+
+def value_text(v):
+    """A configuration value as the user writes it in --set and the study
+    files: true/false/null in JSON's spelling, anything else as it is."""
+    if isinstance(v, bool) or v is None:
+        return json.dumps(v)
+    return str(v)
 
 
 def fmt_ratio(r):

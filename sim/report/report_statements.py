@@ -11,7 +11,7 @@ The report's Tables 2-14 are not in the reference material, so only the figures
 its text gives can be compared; the rest is the sentence and the model's counts.
 """
 from report_data import cell_sort_key, cell_with
-from report_format import ReportError, fmt, fmt_ratio, md_table
+from report_format import ReportError, fmt, fmt_ratio, md_table, value_text
 from report_stats import ratio_of_means
 
 KEYS = ("source", "layout", "says", "new", "old")
@@ -93,7 +93,7 @@ def statements_section(study, groups, switch):
             model_ratio = fmt_ratio(r.as_dict()) if r else "not run"
             named.append(f"{c['pattern']} {c['record']}: report {fmt(float(c['ratio']))}, "
                          f"model {model_ratio}")
-        rows.append([s["source"], scope, f"“{s['says']}”", f"{s['new']} / {s['old']}", model,
+        rows.append([s["source"], scope, f"“{s['says']}”", f"{value_text(s['new'])} / {value_text(s['old'])}", model,
                      "; ".join(named) or "—"])
     return ("The tuning report's statements about this switch beside the model (ratio = "
             "throughput with the first value over the second, as the report's tables give "

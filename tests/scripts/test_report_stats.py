@@ -24,7 +24,7 @@ REPORT = os.path.join(ROOT, "sim", "report")
 sys.path.insert(0, REPORT)
 from report_data import Cell  # noqa: E402
 from report_disagreements import load_rules, outside, rule_for  # noqa: E402
-from report_format import ReportError  # noqa: E402
+from report_format import ReportError, value_text  # noqa: E402
 from report_statements import statements_section  # noqa: E402
 from report_stats import (Summary, cv_against_figure, geometric_mean_ratio,  # noqa: E402
                           published_interval, published_ratio_summary, published_uncertainty,
@@ -256,6 +256,19 @@ def check_statements():
             assert "tuning-x: report statement 1" in str(e) and message in str(e), e
         else:
             raise AssertionError(f"{bad} was accepted")
+
+    # A boolean switch is shown as the study files and --set spell it.
+    def memget_cell(on, values):
+        doc = cell("spfs", False, "contiguous", 8, "wc", values)
+        doc["overrides"]["spfs.memget_writes"] = on
+        return Cell(doc, {}, CONFIG)
+
+    text = statements_section(FakeStudy({"statements": [
+        {"source": "§4.4", "layout": "contiguous", "new": True, "old": False, "says": "slower"}]}),
+        {"wc": [memget_cell(True, A1), memget_cell(False, B1)]}, "spfs.memget_writes")
+    assert "| “slower” | true / false | 1 cells: 1 faster, " in text, text
+    assert [value_text(v) for v in (True, False, None, 4, "cscan")] == \
+        ["true", "false", "null", "4", "cscan"]
 
 
 def cell(kind, presort, layout, record, pattern, values, published=None):
