@@ -16,13 +16,13 @@ columns (scripts/published_means.py), mbps the values as printed.
 """
 import argparse
 import csv
-import math
 import os
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "sim", "report"))
 from report_data import method_label  # noqa: E402
+from report_stats import published_ratio_summary  # noqa: E402
 
 TABLE = os.path.join(ROOT, "sim", "calibration", "published_final.csv")
 SUMMARY = os.path.join(ROOT, "sim", "calibration", "published_summary.csv")
@@ -45,7 +45,7 @@ def method_of(row):
 
 
 def ratios(rows, value):
-    """{method: [(layout, record, pattern, ratio to SPFS)]}."""
+    """{method: [(layout, record, pattern, its value, SPFS's value)]}."""
     cells = {}
     for row in rows:
         key = (method_of(row), row["layout"], row["record"], row["pattern"])
@@ -56,14 +56,8 @@ def ratios(rows, value):
     for (method, layout, record, pattern), v in sorted(cells.items()):
         spfs = cells.get(("SPFS", layout, record, pattern))
         if method != "SPFS" and spfs:
-            out.setdefault(method, []).append((layout, record, pattern, v / spfs))
+            out.setdefault(method, []).append((layout, record, pattern, v, spfs))
     return out
-
-
-def summary(values):
-    """(count, minimum, geometric mean, maximum) of positive ratios."""
-    gm = math.exp(sum(math.log(v) for v in values) / len(values))
-    return len(values), min(values), gm, max(values)
 
 
 def table_iii(path):
@@ -104,10 +98,11 @@ def main():
         lo, gm, hi = published[method]
         print(f"{method}  (Table III: {lo:.2f} / {gm:.2f} / {hi:.2f})")
         for name, keep in SUBSETS:
-            values = [r for layout, record, _, r in cells if keep(layout, record)]
-            if values:
-                n, a, g, b = summary(values)
-                print(f"  {name:<18} {n:3d}  {a:.2f} / {g:.3f} / {b:.2f}")
+            s = published_ratio_summary([(pattern, v, spfs) for layout, record, pattern, v, spfs
+                                         in cells if keep(layout, record)])
+            if s:
+                print(f"  {name:<18} {s['cells']:3d}  {s['min']['ratio']:.2f} / "
+                      f"{s['geomean']['ratio']:.3f} / {s['max']['ratio']:.2f}")
     return 0
 
 
