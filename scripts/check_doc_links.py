@@ -87,7 +87,9 @@ def check_file(root, rel, cache):
         if is_url(target):
             continue
         file_part, _, anchor = target.partition("#")
-        dest = os.path.normpath(os.path.join(os.path.dirname(path), file_part)) if file_part else path
+        dest = path
+        if file_part:
+            dest = os.path.normpath(os.path.join(os.path.dirname(path), file_part))
         if not os.path.exists(dest):
             broken.append((number, target, "no such file"))
             continue

@@ -136,6 +136,7 @@ def ablation_section(rep, entry, study):
     spec = study.report
     switch = spec["switch"]
     baseline = spec["baseline"]
+    baseline_text = value_text(baseline)  # as the study file and --set spell it
     together = set(spec.get("with", []))
 
     def identity(c):
@@ -166,9 +167,10 @@ def ablation_section(rep, entry, study):
                     continue  # e.g. no disk movements at all: no ratio
                 r = ratio_of_means(a, b)
                 ratios[value] = r
+                shown = value_text(value)
                 per_series.setdefault((base.method, base.layout), {}).setdefault(
-                    value_text(value), []).append((a, b))
-                csv_rows.append([base.method, base.layout, base.record, base.pattern, value_text(value),
+                    shown, []).append((a, b))
+                csv_rows.append([base.method, base.layout, base.record, base.pattern, shown,
                                  csv_value(r.ratio), csv_value(r.low), csv_value(r.high),
                                  csv_value(r.significant)])
             panels.setdefault((base.method, base.layout), []).append(
@@ -178,7 +180,7 @@ def ablation_section(rep, entry, study):
                   ["method", "layout", "record", "pattern", switch, "ratio", "ci95_low",
                    "ci95_high", "significant"], csv_rows)
         out.append(f"**{metric}** with the switch at each value divided by {metric} at "
-                   f"`{switch}` = {value_text(baseline)}, per cell: "
+                   f"`{switch}` = {baseline_text}, per cell: "
                    f"[tables/{study.name}-ratios{suffix}.csv](tables/{study.name}-ratios{suffix}.csv)."
                    "\n\n")
         summary_rows, series = [], []
@@ -203,12 +205,12 @@ def ablation_section(rep, entry, study):
                         for m in ordered([k[0] for k in panels], METHOD_ORDER)
                         if (m, layout) in panels]
                 name = f"{study.name}{suffix}-{layout}"
-                ablation_bars(rows, switch, value_text(baseline), metric, f"{study.name}: {metric}",
+                ablation_bars(rows, switch, baseline_text, metric, f"{study.name}: {metric}",
                               rep.path(rep.figure(name)))
                 out.append(f"![{name}]({rep.figure(name)})\n\n")
             if series:
                 name = f"{study.name}{suffix}-summary"
-                ablation_summary(series, switch, value_text(baseline), metric, f"{study.name}: {metric}",
+                ablation_summary(series, switch, baseline_text, metric, f"{study.name}: {metric}",
                                  rep.path(rep.figure(name)))
                 out.append(f"![{name}]({rep.figure(name)})\n\n")
     return "".join(out)

@@ -93,7 +93,8 @@ def statements_section(study, groups, switch):
             model_ratio = fmt_ratio(r.as_dict()) if r else "not run"
             named.append(f"{c['pattern']} {c['record']}: report {fmt(float(c['ratio']))}, "
                          f"model {model_ratio}")
-        rows.append([s["source"], scope, f"“{s['says']}”", f"{value_text(s['new'])} / {value_text(s['old'])}", model,
+        ratio = f"{value_text(s['new'])} / {value_text(s['old'])}"
+        rows.append([s["source"], scope, f"“{s['says']}”", ratio, model,
                      "; ".join(named) or "—"])
     return ("The tuning report's statements about this switch beside the model (ratio = "
             "throughput with the first value over the second, as the report's tables give "
