@@ -205,7 +205,11 @@ public:
         bool cell_complete = ++cell_trials_done_[p.cell] == need;
         study_cells_done_ += cell_complete;
         bool study_complete = study_trials_done_ == study_trials_;
-        if ((cell_complete && last_line_.elapsed_s() >= 2.0) || study_complete) {
+        // A line per finished cell, at most every 2 s; between cells a line per
+        // trial once 15 s have passed, so a run whose first cells take a minute
+        // (five trials of an 8-byte SPFS cell) shows it is moving.
+        double quiet_s = last_line_.elapsed_s();
+        if ((cell_complete && quiet_s >= 2.0) || quiet_s >= 15.0 || study_complete) {
             line();
         }
     }
