@@ -9,6 +9,7 @@
 #include "hw/machine_keys.h"
 #include "sim/platform/machine.h"
 #include "tests/support/transfer_cells.h"
+#include "tests/support/transfer_checks.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -66,13 +67,8 @@ std::vector<json> run_spfs_cells(const std::vector<Cell> &cells) {
 // Every byte verified, one request per planned piece, the statistics consistent.
 void expect_verified(const Cell &c, const json &t) {
     BOOST_TEST_CONTEXT(c.label()) {
-        BOOST_REQUIRE_MESSAGE(!t.contains("error"), t.value("error", ""));
-        BOOST_TEST(t["verified"].get<bool>(), t["check"].value("first_error", ""));
+        uint64_t copies = expect_bytes_verified(c, t);
         uint64_t file = t["file_bytes"].get<uint64_t>();
-        bool all = c.get("workload.pattern", "") == "ra";
-        uint64_t copies = all ? t["cp_count"].get<uint64_t>() : 1;
-        BOOST_TEST(t["check"]["checked_bytes"].get<uint64_t>() == file * copies);
-        BOOST_TEST(t["check"]["bad_bytes"].get<uint64_t>() == 0u);
         BOOST_TEST(t["elapsed_s"].get<double>() > 0);
         BOOST_TEST(t["mb_s"].get<double>() ==
                        file * copies / 1048576.0 / t["elapsed_s"].get<double>(),
@@ -121,9 +117,7 @@ std::vector<json> run_verified_pairs(const Settings &base, const std::string &ke
         }
     }
     auto r = run_spfs_cells(cells);
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], r[i]);
-    }
+    check_each(cells, r, expect_verified);
     return r;
 }
 
@@ -135,14 +129,6 @@ std::string simulated_except(json t, std::initializer_list<const char *> fs_fiel
         t["fs"].erase(f);
     }
     return t.dump();
-}
-
-void run_and_expect_verified(const std::vector<Cell> &cells) {
-    auto results = run_spfs_cells(cells);
-    BOOST_REQUIRE(results.size() == cells.size());
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], results[i]);
-    }
 }
 
 } // namespace
@@ -164,7 +150,7 @@ BOOST_AUTO_TEST_CASE(every_pattern_with_the_defaults) {
             }
         }
     }
-    run_and_expect_verified(cells);
+    check_each(cells, run_spfs_cells(cells), expect_verified);
 }
 
 BOOST_AUTO_TEST_CASE(switches_pairwise) {
@@ -195,9 +181,7 @@ BOOST_AUTO_TEST_CASE(switches_pairwise) {
         }
     }
     auto r = run_spfs_cells(cells);
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], r[i]);
-    }
+    check_each(cells, r, expect_verified);
     // Memget writes change write timing, not reads; thread requests change both.
     const size_t n = shapes.size();
     BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[n]["elapsed_s"].get<double>());
@@ -277,9 +261,7 @@ BOOST_AUTO_TEST_CASE(node_grouping) {
                                       {"spfs.groups", g}}));
     }
     auto r = run_spfs_cells(cells);
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], r[i]);
-    }
+    check_each(cells, r, expect_verified);
     BOOST_TEST(r[2]["elapsed_s"].get<double>() != r[0]["elapsed_s"].get<double>());
 }
 
@@ -296,7 +278,7 @@ BOOST_AUTO_TEST_CASE(cells_on_the_default_machine) {
               {"workload.layout", "random-blocks"}},
              1),
     };
-    run_and_expect_verified(cells);
+    check_each(cells, run_spfs_cells(cells), expect_verified);
 }
 
 BOOST_AUTO_TEST_CASE(prefetch_when_request_or_reply) {
@@ -367,9 +349,7 @@ BOOST_AUTO_TEST_CASE(same_seed_same_result_other_trials_differ) {
         cell(kSmall, wb, 0),  cell(kSmall, wb, 0),  cell(kSmall, wb, 1),
     };
     auto r = run_spfs_cells(cells);
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], r[i]);
-    }
+    check_each(cells, r, expect_verified);
     auto simulated = [](const json &t) { return simulated_part(t).dump(); };
     BOOST_TEST(simulated(r[0]) == simulated(r[1]));
     BOOST_TEST(simulated(r[3]) == simulated(r[4]));

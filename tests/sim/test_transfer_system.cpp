@@ -6,6 +6,7 @@
 #include "hw/data_pattern.h"
 #include "sim/platform/machine.h"
 #include "tests/support/transfer_cells.h"
+#include "tests/support/transfer_checks.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -30,29 +31,13 @@ const Settings kSmall = {{"machine.cp_count", "4"},
 // Every byte verified, every block moved once, throughput consistent with time.
 void expect_verified(const Cell &c, const json &t) {
     BOOST_TEST_CONTEXT(c.label()) {
-        BOOST_REQUIRE_MESSAGE(!t.contains("error"), t.value("error", ""));
-        BOOST_TEST(t["verified"].get<bool>(), t["check"].value("first_error", ""));
+        uint64_t copies = expect_bytes_verified(c, t);
         uint64_t file = t["file_bytes"].get<uint64_t>();
-        bool all = false;
-        for (const auto &[k, v] : c.settings) {
-            all = all || (k == "workload.pattern" && v == "ra");
-        }
-        uint64_t copies = all ? t["cp_count"].get<uint64_t>() : 1;
-        BOOST_TEST(t["check"]["checked_bytes"].get<uint64_t>() == file * copies);
-        BOOST_TEST(t["check"]["bad_bytes"].get<uint64_t>() == 0u);
         BOOST_TEST(t["fs"]["blocks"].get<uint64_t>() == (file + 8191) / 8192);
         BOOST_TEST(t["elapsed_s"].get<double>() > 0);
         BOOST_TEST(t["mb_s"].get<double>() ==
                        file * copies / 1048576.0 / t["elapsed_s"].get<double>(),
                    boost::test_tools::tolerance(1e-9));
-    }
-}
-
-void run_and_expect_verified(const std::vector<Cell> &cells) {
-    auto results = run_cells(cells);
-    BOOST_REQUIRE(results.size() == cells.size());
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], results[i]);
     }
 }
 
@@ -78,7 +63,7 @@ BOOST_AUTO_TEST_CASE(every_pattern_record_size_layout_and_presort) {
             }
         }
     }
-    run_and_expect_verified(cells);
+    check_each(cells, run_cells(cells), expect_verified);
 }
 
 BOOST_AUTO_TEST_CASE(cells_on_the_default_machine) {
@@ -105,7 +90,7 @@ BOOST_AUTO_TEST_CASE(cells_on_the_default_machine) {
                     {"workload.layout", "random-blocks"}}),
         cell(file, {{"workload.pattern", "wn"}, {"workload.record_bytes", "8192"}}),
     };
-    run_and_expect_verified(cells);
+    check_each(cells, run_cells(cells), expect_verified);
 }
 
 BOOST_AUTO_TEST_CASE(prefetch_on_and_off_with_one_to_three_buffers) {
@@ -179,9 +164,7 @@ BOOST_AUTO_TEST_CASE(queued_on_off_and_auto) {
         }
     }
     auto r = run_cells(cells);
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], r[i]);
-    }
+    check_each(cells, r, expect_verified);
     for (size_t s = 0; s < shapes.size(); ++s) {
         const json &on = r[3 * s], &off = r[3 * s + 1], &autom = r[3 * s + 2];
         bool small = std::string(shapes[s].second) == "8";
@@ -223,9 +206,7 @@ BOOST_AUTO_TEST_CASE(two_disks_per_iop) {
         }
     };
     auto r = run_cells(cells, each_disk_used);
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], r[i]);
-    }
+    check_each(cells, r, expect_verified);
 }
 
 BOOST_AUTO_TEST_CASE(staggered_block_lists) {
@@ -243,9 +224,7 @@ BOOST_AUTO_TEST_CASE(staggered_block_lists) {
                                       {"ddio.stagger", stagger}}));
     }
     auto r = run_cells(cells);
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], r[i]);
-    }
+    check_each(cells, r, expect_verified);
     // A different block order changes the timing.
     BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[3]["elapsed_s"].get<double>());
 }
@@ -267,9 +246,7 @@ BOOST_AUTO_TEST_CASE(writes_reach_the_drives_in_list_order) {
                                   {"ddio.write_order", order}}));
     }
     auto r = run_cells(cells);
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], r[i]);
-    }
+    check_each(cells, r, expect_verified);
     const json &list = r[0], &ready = r[2];
     const uint64_t disks = 16; // the default machine: 16 IOPs, one drive each
     BOOST_TEST_MESSAGE("wbb 8 KB: " << list["mb_s"].get<double>() << " MB/s in list order, "
@@ -302,7 +279,7 @@ BOOST_AUTO_TEST_CASE(files_that_are_not_whole_blocks) {
                                       {"workload.file_mb", "0.1015625"},
                                       {"workload.layout", "random-tracks"}}));
     }
-    run_and_expect_verified(cells);
+    check_each(cells, run_cells(cells), expect_verified);
 }
 
 BOOST_AUTO_TEST_CASE(cp_counts_that_are_not_squares) {
@@ -337,7 +314,7 @@ BOOST_AUTO_TEST_CASE(cp_counts_that_are_not_squares) {
     for (const char *pattern : {"rcc", "wbb", "ra"}) {
         cells.push_back(cell(one, {{"workload.pattern", pattern}, {"workload.record_bytes", "8"}}));
     }
-    run_and_expect_verified(cells);
+    check_each(cells, run_cells(cells), expect_verified);
 }
 
 BOOST_AUTO_TEST_CASE(a_write_run_ends_when_the_drives_have_written_it) {
@@ -385,9 +362,7 @@ BOOST_AUTO_TEST_CASE(same_seed_same_result_other_trials_differ) {
     other_seed.settings.push_back({"workload.seed", "2"});
     cells.push_back(other_seed);
     auto r = run_cells(cells);
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], r[i]);
-    }
+    check_each(cells, r, expect_verified);
     // Bit-identical trial documents (the host's CPU time aside).
     BOOST_TEST(simulated_part(r[0]).dump() == simulated_part(r[1]).dump());
     BOOST_TEST(simulated_part(r[3]).dump() == simulated_part(r[4]).dump());

@@ -6,6 +6,7 @@
 // machine in a forked child (run_isolated).
 #include "sim/platform/machine.h"
 #include "tests/support/transfer_cells.h"
+#include "tests/support/transfer_checks.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -39,13 +40,8 @@ bool direct_conforming(const Cell &c, uint64_t rounds, uint64_t aggregators, uin
 // consistent.
 void expect_verified(const Cell &c, const json &t) {
     BOOST_TEST_CONTEXT(c.label()) {
-        BOOST_REQUIRE_MESSAGE(!t.contains("error"), t.value("error", ""));
-        BOOST_TEST(t["verified"].get<bool>(), t["check"].value("first_error", ""));
+        uint64_t copies = expect_bytes_verified(c, t);
         uint64_t file = t["file_bytes"].get<uint64_t>();
-        bool all = c.get("workload.pattern", "") == "ra";
-        uint64_t copies = all ? t["cp_count"].get<uint64_t>() : 1;
-        BOOST_TEST(t["check"]["checked_bytes"].get<uint64_t>() == file * copies);
-        BOOST_TEST(t["check"]["bad_bytes"].get<uint64_t>() == 0u);
         const json &fs = t["fs"];
         BOOST_TEST(fs["kind"].get<std::string>() == "2pio");
         uint64_t buffer = std::stoull(c.get("twophase.buffer_kb", "0")) * 1024;
@@ -88,14 +84,6 @@ void expect_verified(const Cell &c, const json &t) {
     }
 }
 
-void run_and_expect_verified(const std::vector<Cell> &cells) {
-    auto results = run_cells(cells);
-    BOOST_REQUIRE(results.size() == cells.size());
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], results[i]);
-    }
-}
-
 } // namespace
 
 BOOST_AUTO_TEST_SUITE(twophase_system)
@@ -114,7 +102,7 @@ BOOST_AUTO_TEST_CASE(every_pattern_with_the_papers_defaults) {
             }
         }
     }
-    run_and_expect_verified(cells);
+    check_each(cells, run_cells(cells), expect_verified);
 }
 
 BOOST_AUTO_TEST_CASE(aggregators_and_collective_buffer) {
@@ -146,9 +134,7 @@ BOOST_AUTO_TEST_CASE(aggregators_and_collective_buffer) {
     }
     auto r = run_cells(cells);
     BOOST_REQUIRE(r.size() == cells.size());
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], r[i]);
-    }
+    check_each(cells, r, expect_verified);
     // Overlap changes the phases of multi-round cells (one aggregator, 64 KB: 4
     // rounds; a write's elapsed time may still be the IOPs' write-behind) and
     // nothing with one round.
@@ -191,7 +177,7 @@ BOOST_AUTO_TEST_CASE(every_pattern_with_collective_buffering) {
             }
         }
     }
-    run_and_expect_verified(cells);
+    check_each(cells, run_cells(cells), expect_verified);
 }
 
 BOOST_AUTO_TEST_CASE(intermediate_distributions_and_queued_switch) {
@@ -219,7 +205,7 @@ BOOST_AUTO_TEST_CASE(intermediate_distributions_and_queued_switch) {
                                       {"workload.record_bytes", "8"},
                                       {"twophase.queued", queued}}));
     }
-    run_and_expect_verified(cells);
+    check_each(cells, run_cells(cells), expect_verified);
 }
 
 BOOST_AUTO_TEST_CASE(a_conforming_request_runs_as_spfs_does) {
@@ -284,9 +270,7 @@ BOOST_AUTO_TEST_CASE(same_seed_same_result) {
     std::vector<Cell> cells = {cell(kSmall, rbc, 0), cell(kSmall, rbc, 0), cell(kSmall, rbc, 1),
                                cell(kSmall, wb, 0), cell(kSmall, wb, 0)};
     auto r = run_cells(cells);
-    for (size_t i = 0; i < cells.size(); ++i) {
-        expect_verified(cells[i], r[i]);
-    }
+    check_each(cells, r, expect_verified);
     auto simulated = [](const json &t) { return simulated_part(t).dump(); };
     BOOST_TEST(simulated(r[0]) == simulated(r[1]));
     BOOST_TEST(simulated(r[3]) == simulated(r[4]));
