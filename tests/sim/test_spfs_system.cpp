@@ -138,18 +138,11 @@ BOOST_AUTO_TEST_SUITE(spfs_system)
 BOOST_AUTO_TEST_CASE(every_pattern_with_the_defaults) {
     // 19 patterns x 2 record sizes x 3 layouts = 114 trials; trials 0-2 in turn, so
     // each random layout is drawn anew.
-    std::vector<Cell> cells;
-    for (const char *layout : {"contiguous", "random-blocks", "random-tracks"}) {
-        for (const char *record : {"8", "8192"}) {
-            for (const char *pattern : kAllPatterns) {
-                cells.push_back(cell(kSmall,
-                                     {{"workload.pattern", pattern},
-                                      {"workload.record_bytes", record},
-                                      {"workload.layout", layout}},
-                                     static_cast<int>(cells.size() % 3)));
-            }
-        }
-    }
+    std::vector<Cell> cells = every_pattern_cells(kSmall,
+                                                  {{{"workload.layout", "contiguous"}},
+                                                   {{"workload.layout", "random-blocks"}},
+                                                   {{"workload.layout", "random-tracks"}}},
+                                                  3);
     check_each(cells, run_spfs_cells(cells), expect_verified);
 }
 

@@ -55,6 +55,21 @@ std::string config_error(Settings base, const Settings &more) {
     return "";
 }
 
+std::vector<Cell> every_pattern_cells(const Settings &base, const std::vector<Settings> &variants,
+                                      int trial_cycle) {
+    std::vector<Cell> cells;
+    for (const Settings &variant : variants) {
+        for (const char *record : {"8", "8192"}) {
+            for (const char *pattern : kAllPatterns) {
+                Settings more = {{"workload.pattern", pattern}, {"workload.record_bytes", record}};
+                more.insert(more.end(), variant.begin(), variant.end());
+                cells.push_back(cell(base, more, static_cast<int>(cells.size()) % trial_cycle));
+            }
+        }
+    }
+    return cells;
+}
+
 json simulated_part(json trial) {
     trial.erase("host_cpu_s");
     return trial;

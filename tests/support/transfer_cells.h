@@ -29,6 +29,12 @@ struct Cell {
 
 Cell cell(Settings base, const Settings &more, int trial = 0);
 
+// Every pattern (kAllPatterns) at 8- and 8192-byte records under each of
+// `variants` (the outermost loop) over `base`. Trial numbers go round 0 ..
+// trial_cycle - 1, so a random layout is drawn anew from cell to cell.
+std::vector<Cell> every_pattern_cells(const Settings &base, const std::vector<Settings> &variants,
+                                      int trial_cycle);
+
 // The default configuration with `settings` applied and validated (throws on error).
 config::Config make_config(const Settings &settings);
 
