@@ -22,33 +22,35 @@ void Registry::add(ParamSpec spec) {
     params_.emplace(key, std::move(spec));
 }
 
-ParamSpec &Registry::add_int(IntKey key, long long def, const std::string &unit, Range range,
-                             const std::string &meaning, const std::string &provenance) {
+namespace {
+
+// An integer or real parameter with a unit and a range.
+ParamSpec numeric_spec(const std::string &name, ParamType type, nlohmann::json def,
+                       const std::string &unit, Registry::Range range, const std::string &meaning,
+                       const std::string &provenance) {
     ParamSpec s;
-    s.key = key.name;
-    s.type = ParamType::Int;
-    s.default_value = def;
+    s.key = name;
+    s.type = type;
+    s.default_value = std::move(def);
     s.unit = unit;
     s.min = range.min;
     s.max = range.max;
     s.meaning = meaning;
     s.provenance = provenance;
-    add(std::move(s));
+    return s;
+}
+
+} // namespace
+
+ParamSpec &Registry::add_int(IntKey key, long long def, const std::string &unit, Range range,
+                             const std::string &meaning, const std::string &provenance) {
+    add(numeric_spec(key.name, ParamType::Int, def, unit, range, meaning, provenance));
     return params_.at(key.name);
 }
 
 ParamSpec &Registry::add_real(RealKey key, double def, const std::string &unit, Range range,
                               const std::string &meaning, const std::string &provenance) {
-    ParamSpec s;
-    s.key = key.name;
-    s.type = ParamType::Real;
-    s.default_value = def;
-    s.unit = unit;
-    s.min = range.min;
-    s.max = range.max;
-    s.meaning = meaning;
-    s.provenance = provenance;
-    add(std::move(s));
+    add(numeric_spec(key.name, ParamType::Real, def, unit, range, meaning, provenance));
     return params_.at(key.name);
 }
 
