@@ -47,53 +47,21 @@ bool fw_ddio_use_queued(const char *mode, uint64_t record_bytes, uint32_t block_
 
 /* ---- CP side ------------------------------------------------------------------ */
 
-/* Multicasts a request body of `bytes` to every IOP and waits for every answer. */
-static int collective(fw_msg_t *m, unsigned type, const void *req, uint32_t bytes) {
-    hal_t *h = fw_msg_hal(m);
-    unsigned iops = hal_iop_count(h);
-    /* The request body travels by DMA, so it must be in node memory. */
-    void *body = bytes ? hal_mem_alloc(h, bytes, 8) : NULL;
-    unsigned *nodes = (unsigned *)hal_mem_alloc(h, (uint32_t)(sizeof(unsigned) * iops), 8);
-    fw_reply_t *results = (fw_reply_t *)hal_mem_alloc(h, (uint32_t)(sizeof(fw_reply_t) * iops), 8);
-    fw_group_t *group = (fw_group_t *)hal_mem_alloc(h, sizeof *group, 8);
-    if ((bytes && !body) || !nodes || !results || !group) {
-        hal_fail(h, "DDIO: node memory exhausted on the requesting CP");
-    }
-    if (bytes) {
-        memcpy(body, req, bytes);
-    }
-    for (unsigned k = 0; k < iops; ++k) {
-        nodes[k] = hal_iop_node(h, k);
-    }
-    fw_group_init(m, group);
-    hal_sem_name(h, &group->sem, "DDIO collective request: every IOP's answer", 0);
-    fw_msg_multicast(m, nodes, iops, type, NULL, body, bytes, results, group);
-    int status = fw_group_wait(m, group);
-    for (unsigned k = 0; k < iops && status == FW_MSG_OK; ++k) {
-        status = results[k].status;
-    }
-    hal_mem_free(h, group);
-    hal_mem_free(h, results);
-    hal_mem_free(h, nodes);
-    if (body) {
-        hal_mem_free(h, body);
-    }
-    return status;
-}
-
 int fw_ddio_collective(fw_msg_t *m, const fw_transfer_req_t *req) {
-    return collective(m, FW_DDIO_REQUEST_TYPE, req, sizeof *req);
+    return fw_msg_request_every_iop(m, FW_DDIO_REQUEST_TYPE, req, sizeof *req,
+                                    "DDIO collective request");
 }
 
 int fw_ddio_collective_range(fw_msg_t *m, const fw_ddio_range_req_t *req) {
-    return collective(m, FW_DDIO_RANGE_REQUEST_TYPE, req, sizeof *req);
+    return fw_msg_request_every_iop(m, FW_DDIO_RANGE_REQUEST_TYPE, req, sizeof *req,
+                                    "DDIO collective request");
 }
 
 int fw_ddio_sync_all(fw_msg_t *m) {
     if (hal_config_int(fw_msg_hal(m), FW_KEY_FS_FLUSH_DRIVES) == 0) {
         return FW_MSG_OK;
     }
-    return collective(m, FW_DDIO_SYNC_TYPE, NULL, 0);
+    return fw_msg_request_every_iop(m, FW_DDIO_SYNC_TYPE, NULL, 0, "DDIO sync");
 }
 
 /* ---- range requests (pure) ---------------------------------------------------------- */

@@ -3,6 +3,7 @@
  * reply action that the answer completes (msg_receive.c). */
 #include "msg_core.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /* ---- headers out ---------------------------------------------------------------------------- */
@@ -198,6 +199,43 @@ void fw_msg_multicast(fw_msg_t *m, const unsigned *nodes, unsigned n, unsigned t
     if (sent != NULL) {
         ra_wait(m, sent, NULL);
     }
+}
+
+int fw_msg_request_every_iop(fw_msg_t *m, unsigned type, const void *body, uint32_t bytes,
+                             const char *who) {
+    hal_t *h = m->h;
+    unsigned iops = hal_iop_count(h);
+    void *copy = bytes ? hal_mem_alloc(h, bytes, 8) : NULL;
+    unsigned *nodes = (unsigned *)hal_mem_alloc(h, (uint32_t)(sizeof(unsigned) * iops), 8);
+    fw_reply_t *results = (fw_reply_t *)hal_mem_alloc(h, (uint32_t)(sizeof(fw_reply_t) * iops), 8);
+    fw_group_t *group = (fw_group_t *)hal_mem_alloc(h, sizeof *group, 8);
+    char text[96];
+    if ((bytes && !copy) || !nodes || !results || !group) {
+        snprintf(text, sizeof text, "%s: node memory exhausted on the requesting CP", who);
+        hal_fail(h, text);
+        return FW_MSG_ERANGE;
+    }
+    if (bytes) {
+        memcpy(copy, body, bytes);
+    }
+    for (unsigned k = 0; k < iops; ++k) {
+        nodes[k] = hal_iop_node(h, k);
+    }
+    fw_group_init(m, group);
+    snprintf(text, sizeof text, "%s: every IOP's answer", who);
+    hal_sem_name(h, &group->sem, text, 0);
+    fw_msg_multicast(m, nodes, iops, type, NULL, copy, bytes, results, group);
+    int status = fw_group_wait(m, group);
+    for (unsigned k = 0; k < iops && status == FW_MSG_OK; ++k) {
+        status = results[k].status;
+    }
+    hal_mem_free(h, group);
+    hal_mem_free(h, results);
+    hal_mem_free(h, nodes);
+    if (copy) {
+        hal_mem_free(h, copy);
+    }
+    return status;
 }
 
 void fw_msg_reply(fw_msg_t *m, const fw_request_t *req, int32_t status, const uint32_t *args,

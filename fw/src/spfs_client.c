@@ -316,27 +316,5 @@ int fw_spfs_client_range(fw_spfs_client_t *c, uint64_t file_offset, uint64_t len
 }
 
 int fw_spfs_sync_all(fw_msg_t *m) {
-    hal_t *h = fw_msg_hal(m);
-    unsigned iops = hal_iop_count(h);
-    unsigned *nodes = (unsigned *)hal_mem_alloc(h, (uint32_t)(sizeof(unsigned) * iops), 8);
-    fw_reply_t *results = (fw_reply_t *)hal_mem_alloc(h, (uint32_t)(sizeof(fw_reply_t) * iops), 8);
-    fw_group_t *group = (fw_group_t *)hal_mem_alloc(h, sizeof *group, 8);
-    if (!nodes || !results || !group) {
-        hal_fail(h, "SPFS: node memory exhausted on the syncing CP");
-        return FW_MSG_ERANGE;
-    }
-    for (unsigned k = 0; k < iops; ++k) {
-        nodes[k] = hal_iop_node(h, k);
-    }
-    fw_group_init(m, group);
-    hal_sem_name(h, &group->sem, "SPFS sync: every IOP's answer", 0);
-    fw_msg_multicast(m, nodes, iops, FW_SPFS_SYNC_TYPE, NULL, NULL, 0, results, group);
-    int status = fw_group_wait(m, group);
-    for (unsigned k = 0; k < iops && status == FW_MSG_OK; ++k) {
-        status = results[k].status;
-    }
-    hal_mem_free(h, group);
-    hal_mem_free(h, results);
-    hal_mem_free(h, nodes);
-    return status;
+    return fw_msg_request_every_iop(m, FW_SPFS_SYNC_TYPE, NULL, 0, "SPFS sync");
 }

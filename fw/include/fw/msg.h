@@ -170,6 +170,12 @@ void fw_msg_send(fw_msg_t *m, unsigned node, unsigned type, const uint32_t *args
 void fw_msg_multicast(fw_msg_t *m, const unsigned *nodes, unsigned n, unsigned type,
                       const uint32_t *args, const void *body, uint32_t bytes, fw_reply_t *results,
                       fw_group_t *replies);
+/* thread: the same request to every IOP, with a body of `bytes` (copied into node
+ * memory, which the DMA reads), then waits for every answer; returns the first
+ * IOP's error status in IOP order, or FW_MSG_OK. `who` names the caller in the
+ * wait's name and in a memory failure ("DDIO collective request", "SPFS sync"). */
+int fw_msg_request_every_iop(fw_msg_t *m, unsigned type, const void *body, uint32_t bytes,
+                             const char *who);
 /* thread: answers a request (no-op if it wanted no reply); returns when the body
  * has left, so body may be reused. */
 void fw_msg_reply(fw_msg_t *m, const fw_request_t *req, int32_t status, const uint32_t *args,
