@@ -390,6 +390,54 @@ BOOST_AUTO_TEST_CASE(multicast_request_reaches_every_listed_node) {
     BOOST_TEST(errors.empty(), (errors.empty() ? "" : errors.front()));
 }
 
+// Each IOP's answer to a request of every IOP: it counts the requests whose body
+// is intact and answers with the status the test sets for it.
+constexpr unsigned kTally = FW_MSG_TYPE_USER + 3;
+
+struct TallyState {
+    std::vector<int32_t> status; // per IOP index, what it answers
+    std::vector<int> intact;     // per IOP index, intact bodies received
+    std::vector<int> seen;       // per IOP index, requests received
+};
+
+void tally_service(fw_msg_t *m, const fw_request_t *req, void *arg) {
+    auto *st = static_cast<TallyState *>(arg);
+    unsigned k = hal_role_index(fw_msg_hal(m));
+    ++st->seen[k];
+    st->intact[k] +=
+        req->body_bytes == 100 && same(static_cast<const uint8_t *>(req->body), 100, 17);
+    fw_msg_reply(m, req, st->status[k], nullptr, nullptr, 0);
+}
+
+BOOST_AUTO_TEST_CASE(request_every_iop_reaches_each_iop_once_and_returns_the_first_error) {
+    FakeOptions o;
+    o.cp_count = 2;
+    o.iop_count = 3;
+    auto fm = make_machine(o);
+    std::vector<NodeEnv> envs;
+    TallyState st{{FW_MSG_OK, FW_MSG_OK, FW_MSG_OK}, {0, 0, 0}, {0, 0, 0}};
+    std::vector<int> returned;
+    spawn_all(*fm, envs, [&](unsigned node, NodeEnv &e) {
+        if (node >= o.cp_count) {
+            fw_msg_register_service(e.m, kTally, tally_service, &st);
+        }
+        fw_msg_barrier_wait(e.m, e.all);
+        if (node == 1) {
+            // The body lives on the caller's stack; the verb copies it into node memory.
+            uint8_t body[100];
+            fill(body, 100, 17);
+            returned.push_back(fw_msg_request_every_iop(e.m, kTally, body, 100, "test"));
+            st.status = {FW_MSG_OK, -5, -7};
+            returned.push_back(fw_msg_request_every_iop(e.m, kTally, body, 100, "test"));
+            returned.push_back(fw_msg_request_every_iop(e.m, kTally, nullptr, 0, "test"));
+        }
+    });
+    BOOST_TEST_REQUIRE(fm->run(), fm->failure());
+    BOOST_TEST(returned == (std::vector<int>{FW_MSG_OK, -5, -5}), boost::test_tools::per_element());
+    BOOST_TEST(st.seen == (std::vector<int>{3, 3, 3}), boost::test_tools::per_element());
+    BOOST_TEST(st.intact == (std::vector<int>{2, 2, 2}), boost::test_tools::per_element());
+}
+
 // Barriers over overlapping subsets, repeated: nobody leaves episode k before every
 // member has entered it.
 BOOST_AUTO_TEST_CASE(barriers_over_subsets_hold_every_member) {
