@@ -19,7 +19,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from report_data import (LAYOUT_ORDER, METHOD_ORDER, Study, cell_sort_key, cell_with,  # noqa: E402
-                         load_json, ordered)
+                         load_json, order_index, ordered)
 from report_format import (REPO, ReportError, csv_value, fmt_ratio, md_table,  # noqa: E402
                            value_text, write_csv)
 from report_methods import methods_section  # noqa: E402
@@ -185,7 +185,7 @@ def ablation_section(rep, entry, study):
                    "\n\n")
         summary_rows, series = [], []
         for (method, layout) in sorted(per_series, key=lambda k: (
-                METHOD_ORDER.index(k[0]) if k[0] in METHOD_ORDER else 9, k[1])):
+                order_index(k[0], METHOD_ORDER), k[1])):
             points = []
             for value, pairs in per_series[(method, layout)].items():
                 g = geometric_mean_ratio(pairs)

@@ -126,10 +126,14 @@ class Study:
         return keys
 
 
+def order_index(value, order):
+    """Where `value` stands in `order`; after every listed value when it is not listed."""
+    return order.index(value) if value in order else len(order)
+
+
 def cell_sort_key(cell):
     """Record size, then the paper's pattern order."""
-    p = cell.pattern
-    return (cell.record, PATTERN_ORDER.index(p) if p in PATTERN_ORDER else len(PATTERN_ORDER), p)
+    return (cell.record, order_index(cell.pattern, PATTERN_ORDER), cell.pattern)
 
 
 def ordered(values, order):

@@ -7,7 +7,7 @@ import math
 import os
 import statistics
 
-from report_data import LAYOUT_ORDER, METHOD_ORDER, cell_sort_key, read_csv
+from report_data import LAYOUT_ORDER, METHOD_ORDER, cell_sort_key, order_index, read_csv
 from report_disagreements import LIMIT_PCT, load_rules, outside
 from report_format import REPO, ReportError, csv_value, fmt, md_table, write_csv
 from report_ratios import agreement, agrees, compare_ratios, table_summaries
@@ -37,9 +37,8 @@ def methods_section(rep, entry, study):
             methods_bars(cells, spec.get("title", name), rep.path(rep.figure(name)))
         out.append(rep.image(spec.get("title", name), name))
     published = sorted((c for c in study.cells if "published" in c.summary),
-                       key=lambda c: (METHOD_ORDER.index(c.method) if c.method in METHOD_ORDER
-                                      else 9, LAYOUT_ORDER.index(c.layout)
-                                      if c.layout in LAYOUT_ORDER else 9, cell_sort_key(c)))
+                       key=lambda c: (order_index(c.method, METHOD_ORDER),
+                                      order_index(c.layout, LAYOUT_ORDER), cell_sort_key(c)))
     points = []
     if published:
         name = f"{study.name}-published"
@@ -66,10 +65,8 @@ def methods_section(rep, entry, study):
     groups = {}
     for c in study.cells:
         groups.setdefault((c.method, c.layout), []).append(c)
-    for (method, layout) in sorted(groups, key=lambda k: (METHOD_ORDER.index(k[0])
-                                                          if k[0] in METHOD_ORDER else 9,
-                                                          LAYOUT_ORDER.index(k[1])
-                                                          if k[1] in LAYOUT_ORDER else 9)):
+    for (method, layout) in sorted(groups, key=lambda k: (order_index(k[0], METHOD_ORDER),
+                                                          order_index(k[1], LAYOUT_ORDER))):
         st = error_stats(groups[(method, layout)])
         if st is None:
             continue

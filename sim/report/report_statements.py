@@ -85,11 +85,10 @@ def statements_section(study, groups, switch):
         scope = s["layout"] + (f", {s['method']}" if "method" in s else "")
         model = model_text(ratios) if ratios else "no cell has both values"
         named = []
-        by_cell = {(c.record, c.pattern, c.method): r for c, r in ratios}
         for c in s.get("cells", []):
-            r = next((r for (rec, pat, m), r in by_cell.items()
-                      if rec == int(c["record"]) and pat == c["pattern"]
-                      and ("method" not in c or m == c["method"])), None)
+            r = next((r for cell, r in ratios
+                      if cell.record == int(c["record"]) and cell.pattern == c["pattern"]
+                      and ("method" not in c or cell.method == c["method"])), None)
             model_ratio = fmt_ratio(r.as_dict()) if r else "not run"
             named.append(f"{c['pattern']} {c['record']}: report {fmt(float(c['ratio']))}, "
                          f"model {model_ratio}")

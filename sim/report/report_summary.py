@@ -7,6 +7,8 @@ from report_data import cell_sort_key, read_csv
 from report_format import ReportError, csv_value, fmt, fmt_ratio, md_table, write_csv
 from report_stats import published_ratio_summary, ratio_of_means, ratio_summary
 
+RATIO_NOTE = ("Each ratio: model value [95% confidence interval]; * = significant (the "
+              "interval excludes 1).")
 CELLS_NOTE = ("The last column is the same summary of the published means of the same cells "
               "(each cell's published value over SPFS's): what a model that matched every "
               "published cell would give. Where it differs from the published row, no model "
@@ -98,10 +100,8 @@ def ratio_summary_section(rep, entry, source):
                       "from the published cells (min / gm / max)"], md_rows)
     with open(rep.path(f"tables/{name}.md"), "w") as f:
         f.write(f"# {name}\n\n{entry['description']}\n\n{table}\n"
-                "Each ratio: model value [95% confidence interval]; * = significant "
-                f"(the interval excludes 1). {CELLS_NOTE}\n")
-    out = [table, "\nEach ratio: model value [95% confidence interval]; * = significant (the "
-                  "interval excludes 1). Per-cell ratios: "
+                f"{RATIO_NOTE} {CELLS_NOTE}\n")
+    out = [table, f"\n{RATIO_NOTE} Per-cell ratios: "
                   f"[tables/{name}-cells.csv](tables/{name}-cells.csv). {CELLS_NOTE}\n"]
     if missing:
         out.append(f"\n{missing} cell(s) had no {baseline} cell to pair with and were left out.\n")
