@@ -9,15 +9,8 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here" || exit 2
-if ! command -v clang-format >/dev/null || ! command -v git >/dev/null; then
-    echo "check_format: clang-format or git is not installed (scripts/install-deps.sh installs both); skipped" >&2
-    exit 77
-fi
-if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    echo "check_format: $here is not a git checkout; skipped" >&2
-    exit 77
-fi
-mapfile -t files < <(git ls-files '*.c' '*.h' '*.cpp' '*.hpp')
+source scripts/tracked_files.sh
+tracked_files check_format clang-format '*.c' '*.h' '*.cpp' '*.hpp'
 if [ "${1:-}" = "--fix" ]; then
     clang-format -i "${files[@]}"
     exit 0

@@ -10,15 +10,8 @@
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here" || exit 2
-if ! command -v pyflakes3 >/dev/null || ! command -v git >/dev/null; then
-    echo "check_python: pyflakes3 or git is not installed (scripts/install-deps.sh installs both); skipped" >&2
-    exit 77
-fi
-if ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    echo "check_python: $here is not a git checkout; skipped" >&2
-    exit 77
-fi
-mapfile -t files < <(git ls-files '*.py')
+source scripts/tracked_files.sh
+tracked_files check_python pyflakes3 '*.py'
 if [ ${#files[@]} -eq 0 ]; then
     echo "check_python: no tracked Python files" >&2
     exit 1
