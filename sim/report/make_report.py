@@ -120,8 +120,6 @@ def configuration_text(study):
     return "\n".join(f"* {line}" for line in lines) + "\n"
 
 
-
-
 def lines_section(rep, entry, study):
     spec = study.report
     x_key = spec["x"]
