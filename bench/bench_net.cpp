@@ -1,6 +1,7 @@
 // Speed and capacity of the torus model (tlm_models/net/packet_torus.h) on the paper's
 // 6x6 machine: simulated flits and packets per wall second for uniform random
-// traffic (packet-level model, and the flit-level reference for scale), then the
+// traffic (packet-level model, the modeled network of modeled_torus.h, and the
+// flit-level reference for scale), then the
 // uniform-random latency-load curve with its saturation throughput.
 // Every speed figure is also given per CPU second as a fraction of the SystemC
 // kernel's own method-run rate measured in the same run (bench/kernel_rate.h; the
@@ -54,7 +55,7 @@ void speed(const char *model, double load, uint32_t bytes, int64_t cycles,
     const json &h = p["host"];
     double wall = h["wall_s"].get<double>(), cpu = h["cpu_s"].get<double>();
     double flits = h["flits"].get<double>(), packets = h["packets"].get<double>();
-    std::printf("%-6s %6u B  load %.2f  %9.0f packets %11.0f flits  %7.3f s wall  "
+    std::printf("%-7s %6u B  load %.2f  %9.0f packets %11.0f flits  %7.3f s wall  "
                 "%10.3g flits/s %9.3g packets/s  packets per CPU s = 1/%.0f of kernel method runs",
                 model, bytes, load, packets, flits, wall, flits / wall, packets / wall,
                 kernel.method_runs_per_s / (packets / cpu));
@@ -104,6 +105,9 @@ int sc_main(int argc, char *argv[]) {
     speed("packet", 0.3, 1024, 20000 * scale, kernel);
     speed("packet", 0.3, 8192, 100000 * scale, kernel);
     speed("packet", 0.9, 8192, 100000 * scale, kernel);
+    speed("modeled", 0.3, 64, 20000 * scale, kernel);
+    speed("modeled", 0.3, 8192, 100000 * scale, kernel);
+    speed("modeled", 0.9, 8192, 100000 * scale, kernel);
     speed("flit", 0.3, 64, 4000 * scale, kernel);
     speed("flit", 0.3, 8192, 20000 * scale, kernel);
     curve(64, 10000 * scale, 0.05);

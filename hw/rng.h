@@ -20,7 +20,8 @@ enum hw_rng_stream {
     HW_RNG_STREAM_TRAFFIC = 4,       /* synthetic traffic generators */
     HW_RNG_STREAM_WORKLOAD = 5,      /* test programs (commtest etc.) */
     HW_RNG_STREAM_DATA = 6,          /* file contents */
-    HW_RNG_STREAM_DISK_FAULT = 7     /* injected disk faults (fault.*) per disk */
+    HW_RNG_STREAM_DISK_FAULT = 7,    /* injected disk faults (fault.*) per disk */
+    HW_RNG_STREAM_NET_CONTENTION = 8 /* modeled network's contention delays, per router */
 };
 
 typedef struct hw_rng {

@@ -365,6 +365,30 @@ BOOST_AUTO_TEST_CASE(same_seed_same_result_other_trials_differ) {
     BOOST_TEST(r[0]["elapsed_s"].get<double>() != r[6]["elapsed_s"].get<double>());
 }
 
+BOOST_AUTO_TEST_CASE(every_file_system_on_the_modeled_network) {
+    // net.model = modeled (Proteus's estimated network, docs/network.md) under DDIO,
+    // SPFS and 2PIO on the default machine: every byte verified, other timing than
+    // the exact network's, and the same seed gives the same run.
+    const Settings file = {{"workload.file_mb", "1"}, {"net.model", "modeled"}};
+    std::vector<Cell> cells;
+    for (const char *fs : {"ddio", "spfs", "2pio"}) {
+        for (auto [pattern, record] : {std::pair{"rbc", "8"}, {"wcc", "8"}, {"ra", "8192"}}) {
+            cells.push_back(cell(file, {{"fs.kind", fs},
+                                        {"workload.pattern", pattern},
+                                        {"workload.record_bytes", record}}));
+        }
+    }
+    cells.push_back(cells.back());
+    Cell exact = cells.back();
+    exact.settings.push_back({"net.model", "packet"});
+    cells.push_back(exact);
+    auto r = run_cells(cells);
+    check_each(cells, r, [](const Cell &c, const json &t) { expect_bytes_verified(c, t); });
+    const size_t n = r.size();
+    BOOST_TEST(simulated_part(r[n - 3]).dump() == simulated_part(r[n - 2]).dump());
+    BOOST_TEST(r[n - 2]["elapsed_s"].get<double>() != r[n - 1]["elapsed_s"].get<double>());
+}
+
 BOOST_AUTO_TEST_CASE(wrong_bytes_in_a_cp_buffer_fail_verification) {
     // After a real read, flip one byte of CP 2's buffer (in the machine's memory).
     Cell c = cell(kSmall, {{"workload.pattern", "rbc"},

@@ -9,11 +9,15 @@
 namespace starfish::net {
 
 void declare_net_params(config::Registry &reg) {
-    reg.add_string(keys::net_model, "packet", {"packet", "flit", "rtl"},
+    reg.add_string(keys::net_model, "packet", {"packet", "flit", "rtl", "modeled"},
                    "network timing model: packet (event per packet-hop), flit (cycle-by-cycle "
-                   "reference) or rtl (the Verilog router, verilated; docs/rtl.md); all give "
-                   "identical timing (docs/network.md)",
-                   "convention: packet is the fast default, flit the golden reference");
+                   "reference) or rtl (the Verilog router, verilated; docs/rtl.md), which give "
+                   "identical timing; or modeled, Proteus's second kind of network: exact "
+                   "endpoints, contention inside the network estimated from its average load "
+                   "(docs/network.md)",
+                   "convention: packet is the fast default, flit the golden reference; modeled "
+                   "is what STARFISH's published runs used (TOCS §4.1), with a formula of our "
+                   "choosing (Agarwal 1991), as Proteus's is not published");
     reg.add_int(keys::net_router_delay_cycles, 1, "cycles", {1, 64},
                 "cycles from a head flit's arrival in a router to its crossing of the next "
                 "channel (routing, VC allocation, switch)",
@@ -62,6 +66,18 @@ void declare_net_params(config::Registry &reg) {
         "estimate: docs/reference.md §9 varies network timing noise across trials; 4 cycles "
         "(mean 40 ns at 50 MHz) reorders near-simultaneous messages between trials "
         "while staying under 1% of the ~5 us Memput end-to-end time");
+    reg.add_int(keys::net_modeled_window_cycles, 10000, "cycles", {1, 100000000},
+                "net.model = modeled: how far back the load estimate looks (the links' "
+                "utilisation and the mean packet length of the packets that entered the "
+                "network in this many cycles)",
+                "estimate: not published; 200 us at 50 MHz, several 8 KB packets long, so "
+                "that one packet does not make the estimate jump");
+    reg.add_string(keys::net_modeled_delay, "exponential", {"exponential", "mean"},
+                   "net.model = modeled: each packet's contention delay is drawn from an "
+                   "exponential distribution with the estimated mean (stream "
+                   "HW_RNG_STREAM_NET_CONTENTION), or is the mean itself",
+                   "convention: TOCS §4.1 says Proteus's modeled network used \"stochastic "
+                   "techniques\"; the exponential is the simplest such draw");
     reg.add_bool(keys::speed_torus_run_ahead, true,
                  "packet model: compute a packet that enters an empty network ahead of "
                  "simulated time up to its delivery, replaying it when a packet or endpoint "
@@ -89,6 +105,8 @@ NetParams NetParams::from(const config::Config &cfg) {
     p.vcs_per_class = static_cast<int>(cfg.get_int(keys::net_vcs));
     p.inject_queue_packets = static_cast<int>(cfg.get_int(keys::net_inject_queue_packets));
     p.noise_cycles = static_cast<int>(cfg.get_int(keys::net_noise_cycles));
+    p.modeled_window_cycles = static_cast<int>(cfg.get_int(keys::net_modeled_window_cycles));
+    p.modeled_delay_exponential = cfg.get_string(keys::net_modeled_delay) == "exponential";
     p.vc_realloc_tail_sent = cfg.get_string(keys::net_vc_realloc) == "tail_sent";
     p.input_speedup = static_cast<int>(cfg.get_int(keys::net_input_speedup));
     p.torus_run_ahead = cfg.get_bool(keys::speed_torus_run_ahead);

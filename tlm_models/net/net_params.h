@@ -23,6 +23,8 @@ inline constexpr config::IntKey net_inject_queue_packets{"net.inject_queue_packe
 inline constexpr config::StringKey net_vc_realloc{"net.vc_realloc"};
 inline constexpr config::IntKey net_input_speedup{"net.input_speedup"};
 inline constexpr config::IntKey net_noise_cycles{"net.noise_cycles"};
+inline constexpr config::IntKey net_modeled_window_cycles{"net.modeled_window_cycles"};
+inline constexpr config::StringKey net_modeled_delay{"net.modeled_delay"};
 inline constexpr config::BoolKey speed_torus_run_ahead{"speed.torus_run_ahead"};
 inline constexpr config::BoolKey speed_torus_closed_form{"speed.torus_closed_form"};
 } // namespace starfish::keys
@@ -34,7 +36,9 @@ namespace starfish::net {
 void declare_net_params(config::Registry &registry);
 
 struct NetParams {
-    std::string model = "packet"; // "packet" (fast, exact) or "flit" (cycle-by-cycle reference)
+    // "packet" (fast, exact), "flit" (cycle-by-cycle reference) or "modeled"
+    // (Proteus-style contention estimate, modeled_torus.h)
+    std::string model = "packet";
     int width = 6;
     int height = 6;
     int router_delay_cycles = 1; // head arrival in a router to its crossing of the next channel
@@ -44,6 +48,10 @@ struct NetParams {
     int vcs_per_class = 1; // virtual channels per dateline class (2 classes)
     int inject_queue_packets = 2;
     int noise_cycles = 0; // extra injection delay per packet, uniform in [0, noise_cycles]
+    // The modeled engine: the window its load estimate looks back over, and whether a
+    // packet's contention delay is drawn (exponential) or the mean itself.
+    int modeled_window_cycles = 10000;
+    bool modeled_delay_exponential = true;
     // VC reallocation (docs/network.md, "Router policies"): false = tail_credit (a VC
     // is freed once its packet's tail has left the buffer it guards and the credit is
     // back), true = tail_sent (freed the cycle after the tail crossed into it).

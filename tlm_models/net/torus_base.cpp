@@ -2,6 +2,7 @@
 
 #include "tlm_models/common/sim_time.h"
 #include "tlm_models/net/flit_torus.h"
+#include "tlm_models/net/modeled_torus.h"
 #include "tlm_models/net/packet_torus.h"
 
 #include <stdexcept>
@@ -184,8 +185,11 @@ std::unique_ptr<TorusBase> make_torus_network(const char *name, const NetParams 
     if (params.model == "packet") {
         return std::make_unique<PacketTorus>(name, params, seed, trial);
     }
+    if (params.model == "modeled") {
+        return std::make_unique<ModeledTorus>(name, params, seed, trial);
+    }
     throw std::invalid_argument("net.model = '" + params.model +
-                                "': expected packet or flit here (rtl is built by "
+                                "': expected packet, flit or modeled here (rtl is built by "
                                 "platform::make_network, sim/platform/network_factory.h)");
 }
 

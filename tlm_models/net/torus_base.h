@@ -143,7 +143,7 @@ private:
     std::vector<ObservedChannel> observed_;
 };
 
-// Builds the model named by params.model ("packet" or "flit").
+// Builds the model named by params.model ("packet", "flit" or "modeled").
 std::unique_ptr<TorusBase> make_torus_network(const char *name, const NetParams &params,
                                               uint64_t seed, uint64_t trial);
 
