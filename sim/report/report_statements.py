@@ -1,6 +1,7 @@
-"""What the tuning report says of a switch, beside what the model gives
+"""What the papers say of a switch, beside what the model gives
 (docs/reproduce.md, "The tuning report's statements"): the `ablation` report's
-`statements`, each a sentence of the report about one layout (and optionally one
+`statements`, each a sentence of a paper (the tuning report, or TOCS for the
+network model) about one layout (and optionally one
 method), the two values of the switch it compares (`new` over `old`, as the
 report's ratio tables give it) and the cells it names with a figure. For each,
 the model's ratio of the two values on every cell of that layout: how many cells
@@ -53,7 +54,8 @@ def statement_ratios(groups, switch, s):
 
 def model_text(ratios):
     """"35 cells: 17 faster, 1 slower, 17 no significant difference; 0.98 (rbc 8)
-    to 4.02 (rb 8192)". With one trial a cell has no interval: the cells are then
+    to 4.02 (rb 8192)", each cell also named by its method when the statement
+    covers several. With one trial a cell has no interval: the cells are then
     counted by their ratio alone, beyond 1% either way, and the text says so."""
     if any(r.significant is not None for _, r in ratios):
         faster = sum(1 for _, r in ratios if r.significant and r.ratio > 1)
@@ -65,10 +67,13 @@ def model_text(ratios):
         rest = "within 1% (one trial: no interval)"
     lo = min(ratios, key=lambda cr: cr[1].ratio)
     hi = max(ratios, key=lambda cr: cr[1].ratio)
+    several_methods = len({cell.method for cell, _ in ratios}) > 1
+
+    def name(cell):
+        return (f"{cell.method} " if several_methods else "") + f"{cell.pattern} {cell.record}"
     return (f"{len(ratios)} cells: {faster} faster, {slower} slower, "
             f"{len(ratios) - faster - slower} {rest}; "
-            f"{fmt(lo[1].ratio)} ({lo[0].pattern} {lo[0].record}) to "
-            f"{fmt(hi[1].ratio)} ({hi[0].pattern} {hi[0].record})")
+            f"{fmt(lo[1].ratio)} ({name(lo[0])}) to {fmt(hi[1].ratio)} ({name(hi[0])})")
 
 
 def statements_section(study, groups, switch):
@@ -95,9 +100,9 @@ def statements_section(study, groups, switch):
         ratio = f"{value_text(s['new'])} / {value_text(s['old'])}"
         rows.append([s["source"], scope, f"“{s['says']}”", ratio, model,
                      "; ".join(named) or "—"])
-    return ("The tuning report's statements about this switch beside the model (ratio = "
-            "throughput with the first value over the second, as the report's tables give "
-            "it; faster or slower = the 95% interval excludes 1; docs/calibration.md item 7 "
-            "discusses each):\n\n" +
-            md_table(["source", "layout", "the report says", "ratio", "the model",
-                      "cells the report gives a figure for"], rows) + "\n")
+    return ("What the papers say of this switch, beside the model (ratio = "
+            "throughput with the first value over the second, as the tuning report's tables "
+            "give it; faster or slower = the 95% interval excludes 1; docs/calibration.md "
+            "discusses each, item 7 the tuning report's):\n\n" +
+            md_table(["source", "layout", "the paper says", "ratio", "the model",
+                      "cells the paper gives a figure for"], rows) + "\n")

@@ -74,11 +74,11 @@ def check_report(report, expected):
         assert os.path.getsize(path) > 5000, f"{fig} is suspiciously small"
     for name in expected:
         assert any(os.path.basename(f).startswith(name) for f in figures), f"no figure for {name}"
-    # The tuning studies' statements of the report, each beside the model's ratios.
+    # The ablation studies' statements of the papers, each beside the model's ratios.
     with_statements = [n for n in names
                        if "statements" in json.load(open(os.path.join(STUDIES, n + ".json")))
                        .get("report", {})]
-    assert index.count("The tuning report's statements about this switch") == \
+    assert index.count("What the papers say of this switch, beside the model") == \
         len(with_statements), with_statements
     if "paper-main" in names:
         check_paper_main(report, manifest, index, figures)
