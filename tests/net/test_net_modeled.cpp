@@ -170,4 +170,14 @@ BOOST_AUTO_TEST_CASE(under_load_and_refusals_every_packet_arrives_once_and_in_or
     }
 }
 
+BOOST_AUTO_TEST_CASE(the_largest_torus_runs) {
+    // 64 x 64: per-node state stays small (no table of every pair of 4096 nodes).
+    Scenario s = quiet_scenario("modeled", 64, 64);
+    for (int k = 0; k < 200; ++k) {
+        s.packets.push_back({k, (k * 37) % 4096, (k * 1009 + 11) % 4096, 512, 0});
+    }
+    json r = run_delivering_all(s);
+    BOOST_TEST(r["delivered"] == 200);
+}
+
 BOOST_AUTO_TEST_SUITE_END()

@@ -27,9 +27,6 @@ ModeledTorus::ModeledTorus(sc_core::sc_module_name name, const NetParams &params
     : TorusBase(name, params, seed, trial) {
     const int n = topo_.routers();
     ends_.resize(n);
-    for (Endpoint &e : ends_) {
-        e.last_head.assign(n, 0);
-    }
     delay_rng_.resize(n);
     for (int r = 0; r < n; ++r) {
         hw_rng_seed(&delay_rng_[r],
@@ -141,7 +138,7 @@ void ModeledTorus::start_injection(int router, Msg *m, int64_t now) {
     int64_t head = now + int64_t(m->hops + 1) * params_.router_delay_cycles +
                    int64_t(m->hops) * params_.link_delay_cycles + wait;
     // Packets of one source and destination keep their order.
-    int64_t &last = e.last_head[size_t(m->dst)];
+    int64_t &last = e.last_head[m->dst]; // 0 when new
     head = std::max(head, last);
     last = head;
     m->head = head;

@@ -36,6 +36,7 @@
 
 #include <deque>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace starfish::net {
@@ -80,12 +81,14 @@ private:
         }
     };
     struct Endpoint {
-        std::deque<Msg *> sending;      // accepted, not yet injected (front: next or streaming)
-        int64_t inject_free = 0;        // first cycle the injection channel is free
-        std::vector<Msg *> waiting;     // heads arrived, not yet ejecting (sorted at use)
-        Msg *ejecting = nullptr;        // crossing or held at the ejection channel
-        int64_t eject_free = 0;         // first cycle the ejection channel is free
-        std::vector<int64_t> last_head; // per destination: head cycle of the latest packet
+        std::deque<Msg *> sending;  // accepted, not yet injected (front: next or streaming)
+        int64_t inject_free = 0;    // first cycle the injection channel is free
+        std::vector<Msg *> waiting; // heads arrived, not yet ejecting (sorted at use)
+        Msg *ejecting = nullptr;    // crossing or held at the ejection channel
+        int64_t eject_free = 0;     // first cycle the ejection channel is free
+        // Per destination sent to: head cycle of the latest packet (a map, as a
+        // 64 x 64 torus would need 16 M entries in a full table).
+        std::unordered_map<int, int64_t> last_head;
     };
     struct Load {
         int64_t cycle;
