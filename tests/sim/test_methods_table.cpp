@@ -7,6 +7,7 @@
 #include "sim/report/text_table.h"
 #include "sim/study/study.h"
 #include "sim/workload_params.h"
+#include "tests/support/config_error_of.h"
 
 #include <boost/test/unit_test.hpp>
 
@@ -16,6 +17,7 @@
 using namespace starfish;
 using namespace starfish::sim;
 using nlohmann::json;
+using starfish::testing::config_error_of;
 
 namespace {
 
@@ -78,12 +80,7 @@ BOOST_AUTO_TEST_CASE(a_study_asks_for_the_table_by_name) {
     auto parse = [](const char *text) { return parse_study(json::parse(text), "s.json", "."); };
     BOOST_TEST(!wants_methods_table(parse(R"({"vary": [{"workload.pattern": ["rb"]}]})")));
     BOOST_TEST(wants_methods_table(parse(kStudy)));
-    std::string error;
-    try {
-        parse(R"({"table": "method"})");
-    } catch (const config::ConfigError &e) {
-        error = e.what();
-    }
+    std::string error = config_error_of([&] { parse(R"({"table": "method"})"); });
     BOOST_TEST(contains(error, "'table'"), error);
     BOOST_TEST(contains(error, "method"), error);
 }

@@ -3,6 +3,7 @@
 #include "hw/config/config_error.h"
 #include "sim/study/study.h"
 #include "sim/study/trial_cache.h"
+#include "tests/support/config_error_of.h"
 
 #include "fw/param_keys.h"
 #include "sim/report/study_table.h"
@@ -19,6 +20,7 @@
 using namespace starfish;
 using namespace starfish::sim;
 using nlohmann::json;
+using starfish::testing::config_error_of;
 
 namespace {
 config::Registry test_registry() {
@@ -29,15 +31,6 @@ config::Registry test_registry() {
     reg.add_string(keys::fs_kind, "ddio", {"ddio", "spfs"}, "fs", "t");
     reg.add_bool(keys::fs_presort, true, "sort", "t");
     return reg;
-}
-
-std::string error_of(const std::function<void()> &f) {
-    try {
-        f();
-    } catch (const config::ConfigError &e) {
-        return e.what();
-    }
-    return "";
 }
 
 // A fresh directory under /tmp, removed when the test ends: tests never touch the
@@ -137,19 +130,21 @@ BOOST_AUTO_TEST_CASE(bad_study_files_name_the_problem) {
     auto reg = test_registry();
     config::Config base(reg);
     auto parse = [](const char *text) { return parse_study(json::parse(text), "s.json", "."); };
-    BOOST_TEST(error_of([&] { parse(R"({"vary": {"a": [1]}})"); }).find("s.json") == 0u);
-    BOOST_TEST(error_of([&] { parse(R"({"vary": [{"a": []}]})"); }).find("non-empty") !=
+    BOOST_TEST(config_error_of([&] { parse(R"({"vary": {"a": [1]}})"); }).find("s.json") == 0u);
+    BOOST_TEST(config_error_of([&] { parse(R"({"vary": [{"a": []}]})"); }).find("non-empty") !=
                std::string::npos);
-    BOOST_TEST(error_of([&] { parse(R"({"varry": []})"); }).find("'varry'") != std::string::npos);
-    BOOST_TEST(error_of([&] { parse(R"({"compare": {"file": "x"}})"); }).find("compare") !=
+    BOOST_TEST(config_error_of([&] { parse(R"({"varry": []})"); }).find("'varry'") !=
+               std::string::npos);
+    BOOST_TEST(config_error_of([&] { parse(R"({"compare": {"file": "x"}})"); }).find("compare") !=
                std::string::npos);
     // An invalid value in a cell names the cell and the key.
     StudySpec spec = parse(R"({"vary": [{"workload.pattern": ["rb", "zz"]}]})");
-    std::string e = error_of([&] { expand_study(spec, base); });
+    std::string e = config_error_of([&] { expand_study(spec, base); });
     BOOST_TEST(e.find("workload.pattern") != std::string::npos);
     BOOST_TEST(e.find("zz") != std::string::npos);
-    BOOST_TEST(error_of([&] { load_study("/no/such/study.json"); }).find("/no/such/study.json") !=
-               std::string::npos);
+    BOOST_TEST(config_error_of([&] {
+                   load_study("/no/such/study.json");
+               }).find("/no/such/study.json") != std::string::npos);
 }
 
 BOOST_AUTO_TEST_CASE(published_values_match_cells_by_columns) {
@@ -176,7 +171,8 @@ BOOST_AUTO_TEST_CASE(published_values_match_cells_by_columns) {
     BOOST_TEST(table.lookup(cfg).value() == 2.8);
     std::string bad = write_temp("method,mbps\nddio\n", "_bad.csv");
     StudyCompare bad_cmp{bad, "mbps", {{"method", "fs.kind"}}};
-    BOOST_TEST(error_of([&] { PublishedTable t(bad_cmp); }).find(":2:") != std::string::npos);
+    BOOST_TEST(config_error_of([&] { PublishedTable t(bad_cmp); }).find(":2:") !=
+               std::string::npos);
     std::remove(csv.c_str());
     std::remove(bad.c_str());
 }
@@ -232,7 +228,7 @@ BOOST_AUTO_TEST_CASE(a_published_value_carries_its_own_interval_when_the_compare
     BOOST_TEST(results[0].summary["published_low"].get<double>() == 0.8474);
     BOOST_TEST(results[0].summary["published_high"].get<double>() == 0.85);
     // A value outside its own interval (rb: 31.40 above 31.35) is refused, naming the columns.
-    BOOST_TEST(error_of([&] { table.entry(cells[1].cfg); })
+    BOOST_TEST(config_error_of([&] { table.entry(cells[1].cfg); })
                    .find("outside its interval [mean_lo, "
                          "mean_hi]") != std::string::npos);
     // A later table without an interval replaces the value and drops the bounds.
@@ -248,9 +244,9 @@ BOOST_AUTO_TEST_CASE(a_published_value_carries_its_own_interval_when_the_compare
                                        R"(, "columns": {"pattern": "workload.pattern"}}})"),
                            "s.json", ".");
     };
-    BOOST_TEST(error_of([&] { parse(R"("mean_lo")"); }).find("[\"low\", \"high\"]") !=
+    BOOST_TEST(config_error_of([&] { parse(R"("mean_lo")"); }).find("[\"low\", \"high\"]") !=
                std::string::npos);
-    BOOST_TEST(error_of([&] {
+    BOOST_TEST(config_error_of([&] {
                    PublishedTable t(*parse(R"(["mean_lo", "nope"])").compare);
                }).find("nope") != std::string::npos);
     std::remove(csv.c_str());
@@ -279,12 +275,14 @@ BOOST_AUTO_TEST_CASE(a_derived_study_has_a_source_and_no_cells_of_its_own) {
     StudySpec spec = parse(R"({"from": "main", "report": {"kind": "ratio-summary"}})");
     BOOST_TEST(spec.derived_from == "main");
     BOOST_TEST(spec.report["kind"].get<std::string>() == "ratio-summary");
-    BOOST_TEST(error_of([&] { expand_study(spec, base); }).find("computed from main") !=
+    BOOST_TEST(config_error_of([&] { expand_study(spec, base); }).find("computed from main") !=
                std::string::npos);
-    BOOST_TEST(error_of([&] { parse(R"({"from": "main", "vary": []})"); }).find("'vary'") !=
+    BOOST_TEST(config_error_of([&] { parse(R"({"from": "main", "vary": []})"); }).find("'vary'") !=
                std::string::npos);
-    BOOST_TEST(error_of([&] { parse(R"({"from": 3})"); }).find("'from'") != std::string::npos);
-    BOOST_TEST(error_of([&] { parse(R"({"report": []})"); }).find("'report'") != std::string::npos);
+    BOOST_TEST(config_error_of([&] { parse(R"({"from": 3})"); }).find("'from'") !=
+               std::string::npos);
+    BOOST_TEST(config_error_of([&] { parse(R"({"report": []})"); }).find("'report'") !=
+               std::string::npos);
     // A study with a report section still runs as a study.
     StudySpec grid = parse(R"({"vary": [{"workload.pattern": ["rb"]}], "report": {"kind": "x"}})");
     BOOST_TEST(expand_study(grid, base).size() == 1u);
@@ -578,7 +576,7 @@ BOOST_AUTO_TEST_CASE(a_grid_too_large_is_refused_before_it_is_expanded) {
     spec.axes[0].second.assign(101, json(1));
     spec.axes[1].second.assign(100, json(8)); // 101 x 100 cells
     BOOST_TEST(grid_size(spec) == 10100.0);
-    std::string err = error_of([&] { expand_study(spec, base); });
+    std::string err = config_error_of([&] { expand_study(spec, base); });
     BOOST_TEST(err.find("its grid has 10100 cells (101 x 100 values") != std::string::npos, err);
     spec.axes[1].second.resize(99); // 9999 cells: allowed
     BOOST_CHECK_NO_THROW(check_grid_size(spec));

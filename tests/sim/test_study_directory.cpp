@@ -9,6 +9,7 @@
 #include "sim/study/slurm.h"
 #include "sim/study/study_directory.h"
 #include "sim/study/study_workload.h"
+#include "tests/support/config_error_of.h"
 #include "tests/support/starfish_cli.h"
 
 #include <boost/test/unit_test.hpp>
@@ -24,6 +25,7 @@
 using namespace starfish;
 using namespace starfish::sim;
 using nlohmann::json;
+using starfish::testing::config_error_of;
 using starfish::testing::TempDir;
 namespace fs = std::filesystem;
 
@@ -60,15 +62,6 @@ std::vector<std::string> ids(const StudyManifest &m) {
         v.push_back(t.id);
     }
     return v;
-}
-
-std::string error_of(const std::function<void()> &f) {
-    try {
-        f();
-    } catch (const config::ConfigError &e) {
-        return e.what();
-    }
-    return "";
 }
 
 json strip_host(json trial) {
@@ -169,8 +162,8 @@ BOOST_AUTO_TEST_CASE(an_explicit_chunk_beyond_the_array_limit_is_refused) {
     BOOST_TEST(plan(study, small_base({"workload.trials=100"}), 1).tasks() == 200u);
     std::ofstream(d.path + "/wide.json") << R"({"set": {"workload.file_mb": 0.25},
         "vary": [{"workload.record_bytes": [512, 1024, 2048, 4096, 8192, 16384]}]})";
-    std::string err =
-        error_of([&] { plan(d.path + "/wide.json", small_base({"workload.trials=200"}), 1); });
+    std::string err = config_error_of(
+        [&] { plan(d.path + "/wide.json", small_base({"workload.trials=200"}), 1); });
     BOOST_TEST(err.find("1200 array tasks") != std::string::npos, err);
     BOOST_TEST(err.find("MaxArraySize") != std::string::npos, err);
 }
@@ -236,7 +229,7 @@ BOOST_AUTO_TEST_CASE(a_manifest_of_another_build_or_edited_by_hand_is_refused) {
     std::string study = write_study(d.path);
     std::string dir = d.path + "/dir";
     write_manifest(plan(study, small_base()), dir);
-    BOOST_TEST(error_of([&] { require_same_simulator(read_manifest(dir), dir); }).empty());
+    BOOST_TEST(config_error_of([&] { require_same_simulator(read_manifest(dir), dir); }).empty());
 
     // A manifest another build planned: its own identity, its ids computed with it.
     StudyManifest other = read_manifest(dir);
@@ -247,7 +240,7 @@ BOOST_AUTO_TEST_CASE(a_manifest_of_another_build_or_edited_by_hand_is_refused) {
     }
     write_manifest(other, d.path + "/other");
     std::string err =
-        error_of([&] { require_same_simulator(read_manifest(d.path + "/other"), dir); });
+        config_error_of([&] { require_same_simulator(read_manifest(d.path + "/other"), dir); });
     BOOST_TEST(err.find("was planned by simulator 0.0.1+exe.0123456789abcdef") != std::string::npos,
                err);
     BOOST_TEST(err.find("never mixed") != std::string::npos, err);
@@ -256,10 +249,10 @@ BOOST_AUTO_TEST_CASE(a_manifest_of_another_build_or_edited_by_hand_is_refused) {
     json edited = doc;
     edited["studies"][0]["cells"][0]["config"]["workload.file_mb"] = 0.5;
     std::ofstream(dir + "/manifest.json", std::ios::trunc) << edited.dump();
-    err = error_of([&] { read_manifest(dir); });
+    err = config_error_of([&] { read_manifest(dir); });
     BOOST_TEST(err.find("its digest does not match its content") != std::string::npos, err);
 
-    err = error_of([&] { read_manifest(d.path + "/nowhere"); });
+    err = config_error_of([&] { read_manifest(d.path + "/nowhere"); });
     BOOST_TEST(err.find("not a study directory") != std::string::npos, err);
 }
 
@@ -285,15 +278,15 @@ BOOST_AUTO_TEST_CASE(the_batch_script_quotes_paths_and_refuses_what_would_be_a_c
                      std::make_pair(&SlurmOptions::partition, "a\"b")}) {
         SlurmOptions o;
         o.*bad.first = bad.second;
-        std::string err = error_of([&] { check_slurm_options(o); });
+        std::string err = config_error_of([&] { check_slurm_options(o); });
         BOOST_TEST(err.find("only letters, digits") != std::string::npos, err);
         BOOST_TEST(err.find('\n') == std::string::npos, err);
     }
     SlurmOptions arg;
     arg.sbatch_args = {"--mem=4G\necho owned"};
-    BOOST_TEST(error_of([&] { check_slurm_options(arg); }).find("control characters") !=
+    BOOST_TEST(config_error_of([&] { check_slurm_options(arg); }).find("control characters") !=
                std::string::npos);
-    BOOST_TEST(error_of([&] {
+    BOOST_TEST(config_error_of([&] {
                    batch_script(m, "/shared/a\"b", "/bin/starfish", {});
                }).find("double quote") != std::string::npos);
 }
