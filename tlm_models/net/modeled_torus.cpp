@@ -80,7 +80,6 @@ void ModeledTorus::schedule(int64_t cycle, Ev kind, int router, Msg *msg) {
 void ModeledTorus::accept(int router, Injection &&inj) {
     Msg *m = new_msg();
     m->inj = std::move(inj);
-    m->src = router;
     m->dst = m->inj.pkt->dst_router;
     m->hops = int(m->inj.path.size()) - 2;
     m->seq = msg_seq_++;
@@ -129,7 +128,6 @@ void ModeledTorus::start_injection(int router, Msg *m, int64_t now) {
     Endpoint &e = ends_[router];
     const uint32_t flits = m->inj.flits;
     m->started = true;
-    m->start = now;
     const int64_t wait = contention_delay(router, m->hops, now);
     window_.push_back({now, uint64_t(flits) * uint64_t(m->hops), flits});
     window_flit_hops_ += window_.back().flit_hops;
@@ -152,13 +150,11 @@ void ModeledTorus::start_injection(int router, Msg *m, int64_t now) {
     e.inject_free = now + flits;
     schedule(now + flits, Ev::Injected, router, m);
     schedule(head, Ev::HeadArrives, m->dst, m);
-    // The packet behind it, if already offered, follows its tail.
-    for (Msg *next : e.sending) {
-        if (!next->started) {
-            schedule(std::max(next->inj.eligible_cycle, e.inject_free), Ev::StartInject, router,
-                     next);
-            break;
-        }
+    // The packet behind it, if already offered, follows its tail (m is the front:
+    // the one before it reported its tail earlier in this cycle at the latest).
+    if (e.sending.size() > 1) {
+        Msg *next = e.sending[1];
+        schedule(std::max(next->inj.eligible_cycle, e.inject_free), Ev::StartInject, router, next);
     }
 }
 
@@ -173,7 +169,6 @@ void ModeledTorus::try_eject(int router, int64_t now) {
     Msg *m = *first;
     e.waiting.erase(first);
     e.ejecting = m;
-    m->eject = now;
     record_head(m->inj.path.end()[-1].channel, now - m->head);
     if (wants_arriving(*m->inj.pkt, m->inj.flits)) {
         schedule(now + m->inj.pkt->early_flits, Ev::Arriving, router, m);
@@ -186,7 +181,10 @@ void ModeledTorus::step() {
     wake_cycle_ = kNever;
     // This cycle's events, by kind; within a kind in router order (then in the order
     // they were scheduled), as the other engines report them.
-    std::vector<Event> due[5];
+    auto &due = due_;
+    for (auto &list : due) {
+        list.clear();
+    }
     while (!events_.empty() && events_.front().cycle <= now) {
         std::pop_heap(events_.begin(), events_.end(), std::greater<Event>());
         const Event ev = events_.back();
@@ -203,7 +201,8 @@ void ModeledTorus::step() {
         e.sending.pop_front(); // ev.msg: the front, the only one streaming
         report_injected(ev.router, ev.msg->inj.pkt->tag);
     }
-    std::vector<int> touched;
+    std::vector<int> &touched = touched_;
+    touched.clear();
     for (const Event &ev : due[size_t(Ev::Deliver)]) {
         Msg *m = ev.msg;
         m->retry_scheduled = false;

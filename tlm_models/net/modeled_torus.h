@@ -49,22 +49,14 @@ public:
     ~ModeledTorus() override;
 
     uint64_t events_processed() const override { return events_processed_; }
-    // The mean contention delay, in cycles, the model gives a packet of `hops` links
-    // when the links are `rho` busy with packets of `mean_flits` flits on average.
-    double mean_contention_cycles(int hops, double rho, double mean_flits) const;
-    // Mean distance per dimension of uniform traffic on this torus (Agarwal's k_d).
-    double mean_distance_per_dimension() const { return k_d_; }
 
 private:
     struct Msg {
         Injection inj;
-        int src = 0;
         int dst = 0;
         int hops = 0;                 // router-to-router links
         uint64_t seq = 0;             // acceptance order, for ties
-        int64_t start = 0;            // head crosses the injection channel
         int64_t head = 0;             // head ready to cross the ejection channel
-        int64_t eject = 0;            // head crossed the ejection channel
         bool started = false;         // its head has entered the injection channel
         bool refused = false;         // held at the ejection channel after a refusal
         bool retry_scheduled = false; // a Deliver retry is on the event queue
@@ -102,6 +94,9 @@ private:
     void schedule(int64_t cycle, Ev kind, int router, Msg *msg);
     void start_injection(int router, Msg *m, int64_t now);
     void try_eject(int router, int64_t now);
+    // The mean contention delay, in cycles, of a packet of `hops` links when the
+    // links are `rho` busy with packets of `mean_flits` flits on average.
+    double mean_contention_cycles(int hops, double rho, double mean_flits) const;
     int64_t contention_delay(int router, int hops, int64_t now);
     Msg *new_msg();
     void free_msg(Msg *m);
@@ -112,13 +107,17 @@ private:
     uint64_t window_flit_hops_ = 0;
     uint64_t window_flits_ = 0;
     int links_ = 0;
-    double k_d_ = 0;
+    double k_d_ = 0;            // mean distance per dimension of uniform traffic (Agarwal's k_d)
     std::vector<Event> events_; // heap on (cycle, seq), earliest at the front
     uint64_t seq_ = 0;
     uint64_t msg_seq_ = 0;
     uint64_t events_processed_ = 0;
     int64_t wake_cycle_ = kNever;
     sc_core::sc_event wake_;
+    // step()'s work lists, kept to reuse their memory: the cycle's events by kind,
+    // and the routers whose ejection channel may start a packet.
+    std::vector<Event> due_[5];
+    std::vector<int> touched_;
     // Every message record ever made, owned here; delivered ones are reused.
     std::vector<std::unique_ptr<Msg>> msgs_;
     std::vector<Msg *> free_msgs_;
