@@ -96,9 +96,16 @@ void ModeledTorus::accept(int router, Injection &&inj) {
 void ModeledTorus::endpoint_ready_at(int router, int64_t cycle) {
     Msg *m = ends_[router].ejecting;
     if (m && m->refused && !m->retry_scheduled) {
-        m->retry_scheduled = true;
-        schedule(cycle + 1, Ev::Deliver, router, m); // the tail crosses again at `cycle`
+        schedule_retry(router, m, cycle);
     }
+}
+
+void ModeledTorus::schedule_retry(int router, Msg *m, int64_t cycle) {
+    m->retry_scheduled = true;
+    if (observed()) {
+        schedule(cycle, Ev::TailRecross, router, m);
+    }
+    schedule(cycle + 1, Ev::Deliver, router, m);
 }
 
 int64_t ModeledTorus::contention_delay(int router, int hops, int64_t now) {
@@ -143,11 +150,14 @@ void ModeledTorus::start_injection(int router, Msg *m, int64_t now) {
 
     record_head(m->inj.path[0].channel, now - m->inj.eligible_cycle);
     record_flits(m->inj.path[0].channel, flits);
+    trace_channel(m->inj.path[0].channel, true, m->inj.path[0].vc, m->inj.pkt->id);
     for (int h = 1; h <= m->hops; ++h) {
         record_head(m->inj.path[size_t(h)].channel, 0);
         record_flits(m->inj.path[size_t(h)].channel, flits);
     }
-    e.inject_free = now + flits;
+    // The tail crosses in now + flits - 1 and is reported in the next cycle; the
+    // packet behind it starts in the cycle after that, as on the exact engines.
+    e.inject_free = now + flits + 1;
     schedule(now + flits, Ev::Injected, router, m);
     schedule(head, Ev::HeadArrives, m->dst, m);
     // The packet behind it, if already offered, follows its tail (m is the front:
@@ -169,7 +179,9 @@ void ModeledTorus::try_eject(int router, int64_t now) {
     Msg *m = *first;
     e.waiting.erase(first);
     e.ejecting = m;
-    record_head(m->inj.path.end()[-1].channel, now - m->head);
+    const Hop &eject = m->inj.path.end()[-1];
+    record_head(eject.channel, now - m->head);
+    trace_channel(eject.channel, true, eject.vc, m->inj.pkt->id);
     if (wants_arriving(*m->inj.pkt, m->inj.flits)) {
         schedule(now + m->inj.pkt->early_flits, Ev::Arriving, router, m);
     }
@@ -199,6 +211,7 @@ void ModeledTorus::step() {
     for (const Event &ev : due[size_t(Ev::Injected)]) {
         Endpoint &e = ends_[ev.router];
         e.sending.pop_front(); // ev.msg: the front, the only one streaming
+        trace_channel(ev.msg->inj.path[0].channel, false, -1);
         report_injected(ev.router, ev.msg->inj.pkt->tag);
     }
     std::vector<int> &touched = touched_;
@@ -208,6 +221,7 @@ void ModeledTorus::step() {
         m->retry_scheduled = false;
         int64_t retry = kNever;
         const Injection &info = m->inj;
+        trace_channel(info.path.end()[-1].channel, false, -1); // the tail crossed
         if (deliver(ev.router, m->inj.pkt, info, m->hops, retry) == Delivery::Accepted) {
             record_flits(info.path.end()[-1].channel, info.flits);
             Endpoint &e = ends_[ev.router];
@@ -218,10 +232,13 @@ void ModeledTorus::step() {
         } else {
             m->refused = true;
             if (retry != kNever) {
-                m->retry_scheduled = true;
-                schedule(retry + 1, Ev::Deliver, ev.router, m);
+                schedule_retry(ev.router, m, retry);
             }
         }
+    }
+    for (const Event &ev : due[size_t(Ev::TailRecross)]) {
+        const Hop &eject = ev.msg->inj.path.end()[-1];
+        trace_channel(eject.channel, true, eject.vc, ev.msg->inj.pkt->id);
     }
     for (const Event &ev : due[size_t(Ev::Arriving)]) {
         report_arriving(ev.router, *ev.msg->inj.pkt);

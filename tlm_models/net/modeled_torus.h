@@ -30,7 +30,9 @@
 //
 // At zero load every packet has exactly the packet and flit engines' latency
 // (docs/network.md); under load only the endpoints queue. Channel observation
-// (observe()) reports packets only: interior channels have no timeline here.
+// (observe()) shows the injection and ejection channels, as the exact engines do
+// (busy while flits cross; a refused tail crosses again when retried), and the
+// packets; the router-to-router channels have no timeline here and stay idle.
 
 #include "tlm_models/net/torus_base.h"
 
@@ -61,7 +63,8 @@ private:
         bool refused = false;         // held at the ejection channel after a refusal
         bool retry_scheduled = false; // a Deliver retry is on the event queue
     };
-    enum class Ev : uint8_t { Injected, Deliver, Arriving, StartInject, HeadArrives };
+    // TailRecross: observation only, a refused tail crossing the ejection channel again.
+    enum class Ev : uint8_t { Injected, Deliver, Arriving, StartInject, HeadArrives, TailRecross };
     struct Event {
         int64_t cycle;
         uint64_t seq;
@@ -74,7 +77,7 @@ private:
     };
     struct Endpoint {
         std::deque<Msg *> sending;  // accepted, not yet injected (front: next or streaming)
-        int64_t inject_free = 0;    // first cycle the injection channel is free
+        int64_t inject_free = 0;    // first cycle the next packet's head may cross
         std::vector<Msg *> waiting; // heads arrived, not yet ejecting (sorted at use)
         Msg *ejecting = nullptr;    // crossing or held at the ejection channel
         int64_t eject_free = 0;     // first cycle the ejection channel is free
@@ -94,6 +97,9 @@ private:
     void schedule(int64_t cycle, Ev kind, int router, Msg *msg);
     void start_injection(int router, Msg *m, int64_t now);
     void try_eject(int router, int64_t now);
+    // A refused packet's tail crosses the ejection channel again in `cycle`; it is
+    // delivered in the next.
+    void schedule_retry(int router, Msg *m, int64_t cycle);
     // The mean contention delay, in cycles, of a packet of `hops` links when the
     // links are `rho` busy with packets of `mean_flits` flits on average.
     double mean_contention_cycles(int hops, double rho, double mean_flits) const;
@@ -116,7 +122,7 @@ private:
     sc_core::sc_event wake_;
     // step()'s work lists, kept to reuse their memory: the cycle's events by kind,
     // and the routers whose ejection channel may start a packet.
-    std::vector<Event> due_[5];
+    std::vector<Event> due_[6];
     std::vector<int> touched_;
     // Every message record ever made, owned here; delivered ones are reused.
     std::vector<std::unique_ptr<Msg>> msgs_;
