@@ -180,12 +180,13 @@ BOOST_AUTO_TEST_CASE(the_vcd_shows_the_endpoint_channels_as_the_exact_engine_doe
     // `starfish run --vcd` under the modeled network: the injection and ejection
     // channels are simulated exactly, so where the links carry no contention their
     // busy, pkt and vc signals change at the packet engine's cycles, through a
-    // refusal (the held tail crosses again when retried, also from inside deliver())
-    // and back-to-back packets from one source. The links themselves have no
-    // timeline under this engine and stay idle.
+    // refusal (the held tail crosses again when retried, also from inside deliver()),
+    // packets from one source back to back, offered as the tail before crosses and
+    // to an idle channel, and packets sharing an ejection channel. The links
+    // themselves have no timeline under this engine and stay idle.
     const char *endpoint_channels[] = {"net.r0.inject", "net.r2.inject", "net.r5.inject",
                                        "net.r1.eject",  "net.r20.eject", "net.r21.eject",
-                                       "net.r7.eject"};
+                                       "net.r7.eject",  "net.r22.eject", "net.r23.eject"};
     for (int ready_after : {3, 0}) {
         std::vector<std::unique_ptr<starfish::testing::VcdFile>> vcds;
         for (const char *model : {"packet", "modeled"}) {
@@ -198,6 +199,8 @@ BOOST_AUTO_TEST_CASE(the_vcd_shows_the_endpoint_channels_as_the_exact_engine_doe
             s.packets.push_back({31, 0, 1, 0, 0}); // refused, held at r1's ejection channel
             s.packets.push_back({200, 5, 20, 300, 0});
             s.packets.push_back({201, 5, 21, 64, 0}); // behind it at r5's injection channel
+            s.packets.push_back({296, 5, 22, 16, 0}); // offered as the tail before it crosses
+            s.packets.push_back({330, 5, 23, 16, 0}); // to an idle injection channel
             for (int k = 0; k < 3; ++k) { // heads a cycle apart: r7's ejection channel in turn
                 s.packets.push_back({400 + k, std::array<int, 3>{8, 1, 6}[size_t(k)], 7, 120, 0});
             }
