@@ -10,10 +10,8 @@
 
 #include <boost/test/unit_test.hpp>
 
-#include <array>
 #include <cmath>
 #include <cstdio>
-#include <memory>
 #include <set>
 #include <string>
 #include <unistd.h>
@@ -188,8 +186,7 @@ BOOST_AUTO_TEST_CASE(the_vcd_shows_the_endpoint_channels_as_the_exact_engine_doe
                                        "net.r1.eject",  "net.r20.eject", "net.r21.eject",
                                        "net.r7.eject",  "net.r22.eject", "net.r23.eject"};
     for (int ready_after : {3, 0}) {
-        std::vector<std::unique_ptr<starfish::testing::VcdFile>> vcds;
-        for (const char *model : {"packet", "modeled"}) {
+        auto vcd_of = [ready_after](const char *model) {
             Scenario s = quiet_scenario(model);
             s.params.modeled_window_cycles = 100000000; // no load estimate: zero delay
             s.refuse_every = 3;
@@ -201,17 +198,19 @@ BOOST_AUTO_TEST_CASE(the_vcd_shows_the_endpoint_channels_as_the_exact_engine_doe
             s.packets.push_back({201, 5, 21, 64, 0}); // behind it at r5's injection channel
             s.packets.push_back({296, 5, 22, 16, 0}); // offered as the tail before it crosses
             s.packets.push_back({330, 5, 23, 16, 0}); // to an idle injection channel
-            for (int k = 0; k < 3; ++k) { // heads a cycle apart: r7's ejection channel in turn
-                s.packets.push_back({400 + k, std::array<int, 3>{8, 1, 6}[size_t(k)], 7, 120, 0});
+            int64_t cycle = 400; // heads a cycle apart: r7's ejection channel in turn
+            for (int src : {8, 1, 6}) {
+                s.packets.push_back({cycle++, src, 7, 120, 0});
             }
             s.vcd_path = std::string("/tmp/starfish_net_modeled_") + model + "_" +
                          std::to_string(ready_after) + "_" + std::to_string(::getpid()) + ".vcd";
             json r = run_delivering_all(s);
             BOOST_TEST(r["stats"]["refusals"] == 2); // r1's and r7's third deliveries
-            vcds.push_back(std::make_unique<starfish::testing::VcdFile>(s.vcd_path));
+            starfish::testing::VcdFile vcd(s.vcd_path);
             std::remove(s.vcd_path.c_str());
-        }
-        const auto &exact = *vcds[0], &modeled = *vcds[1];
+            return vcd;
+        };
+        const starfish::testing::VcdFile exact = vcd_of("packet"), modeled = vcd_of("modeled");
         for (const char *channel : endpoint_channels) {
             for (const char *signal : {"busy", "pkt", "vc"}) {
                 BOOST_TEST_CONTEXT(channel << "." << signal << " ready_after " << ready_after) {

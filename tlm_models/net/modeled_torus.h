@@ -65,6 +65,7 @@ private:
     };
     // TailRecross: observation only, a refused tail crossing the ejection channel again.
     enum class Ev : uint8_t { Injected, Deliver, Arriving, StartInject, HeadArrives, TailRecross };
+    static constexpr size_t kEventKinds = size_t(Ev::TailRecross) + 1;
     struct Event {
         int64_t cycle;
         uint64_t seq;
@@ -122,7 +123,7 @@ private:
     sc_core::sc_event wake_;
     // step()'s work lists, kept to reuse their memory: the cycle's events by kind,
     // and the routers whose ejection channel may start a packet.
-    std::vector<Event> due_[6];
+    std::vector<Event> due_[kEventKinds];
     std::vector<int> touched_;
     // Every message record ever made, owned here; delivered ones are reused.
     std::vector<std::unique_ptr<Msg>> msgs_;
