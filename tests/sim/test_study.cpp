@@ -1,6 +1,5 @@
 // Studies: grid expansion, skips, validation, published-table comparison, and
 // running cells through isolated trial processes.
-#include "hw/config/config_error.h"
 #include "sim/study/study.h"
 #include "sim/study/trial_cache.h"
 #include "tests/support/config_error_of.h"
